@@ -1,0 +1,178 @@
+//===- StorageOps.cpp - the destination-style storage ops -----------------===//
+//
+// Storage ops take the encoded operand as its three storage arrays. They work
+// on tensors (one result per `outs` operand, of its type) or on memrefs (no
+// results); every check cites its constraint number in docs/spec.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vnm/Dialect/VNM/IR/VNM.h"
+
+#include "vnm/Dialect/VNM/IR/StorageLayout.h"
+
+#include "OpVerification.h"
+
+using namespace mlir;
+using namespace vnm;
+using namespace vnm::detail;
+
+/// C1: operands all ranked tensors or all memrefs; C2: on tensors, one
+/// result per init with the init's type, on memrefs none.
+static LogicalResult verifyStorageOpForm(Operation *op, unsigned numInits) {
+  ConstraintEmitter error{op};
+  bool onTensors = isa<RankedTensorType>(op->getOperand(0).getType());
+  for (Type type : op->getOperandTypes()) {
+    bool ok = onTensors ? isa<RankedTensorType>(type) : isa<MemRefType>(type);
+    if (!ok)
+      return error(1) << "operands must be all ranked tensors or all memrefs, "
+                         "got "
+                      << type << " next to " << op->getOperand(0).getType();
+  }
+  OperandRange inits =
+      op->getOperands().take_back(std::min(numInits, op->getNumOperands()));
+  if (onTensors) {
+    if (op->getResultTypes() != TypeRange(inits.getTypes()))
+      return error(2) << "on tensors the op must have one result per `outs` "
+                         "operand, of the same type ("
+                      << inits.getTypes() << "), got (" << op->getResultTypes()
+                      << ")";
+  } else if (op->getNumResults() != 0) {
+    return error(2) << "on memrefs the op must have no results, got "
+                    << op->getNumResults();
+  }
+  return success();
+}
+
+/// Memory effects: inputs are read, inits are written (and read when the op
+/// accumulates into them). Tensor operands have value semantics.
+static void getStorageOpEffects(
+    Operation *op, unsigned numInits, bool readsInits,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  unsigned firstInit = op->getNumOperands() - numInits;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    bool isInit = operand.getOperandNumber() >= firstInit;
+    if (!isInit || readsInits)
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    if (isInit)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+#define VNM_STORAGE_OP_EFFECTS(OP, READS_INITS)                                \
+  void OP::getEffects(                                                         \
+      SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>      \
+          &effects) {                                                          \
+    getStorageOpEffects(*this, getNumInits(), READS_INITS, effects);           \
+  }
+
+VNM_STORAGE_OP_EFFECTS(StoragePruneOp, false)
+VNM_STORAGE_OP_EFFECTS(StorageCompressOp, false)
+VNM_STORAGE_OP_EFFECTS(StorageDecompressOp, false)
+VNM_STORAGE_OP_EFFECTS(StorageSpmmOp, getAccumulate())
+VNM_STORAGE_OP_EFFECTS(StorageSddmmOp, false)
+#undef VNM_STORAGE_OP_EFFECTS
+
+//===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+LogicalResult StoragePruneOp::verify() {
+  if (failed(verifyStorageOpForm(*this, getNumInits())))
+    return failure();
+  ConstraintEmitter error{*this};
+  if (!isDenseMatrix(getInput().getType()))
+    return error(3) << "input must be " << kDenseMatrixDescription << ", got "
+                    << getInput().getType();
+  auto input = cast<ShapedType>(getInput().getType());
+  auto init = cast<ShapedType>(getInit().getType());
+  if (init.getShape() != input.getShape() ||
+      init.getElementType() != input.getElementType())
+    return error(4) << "init must have the input's shape and element type, "
+                       "got "
+                    << init << " for input " << input;
+  return success();
+}
+
+LogicalResult StorageCompressOp::verify() {
+  if (failed(verifyStorageOpForm(*this, getNumInits())))
+    return failure();
+  ConstraintEmitter error{*this};
+  if (!isDenseMatrix(getInput().getType()))
+    return error(3) << "input must be " << kDenseMatrixDescription << ", got "
+                    << getInput().getType();
+  auto input = cast<ShapedType>(getInput().getType());
+  return verifyStorageArrays(
+      [&]() { return emitOpError(); }, "C4", getEncoding(), input.getDimSize(0),
+      input.getDimSize(1), input.getElementType(), getValues().getType(),
+      getColidx().getType(), getMeta().getType());
+}
+
+LogicalResult StorageDecompressOp::verify() {
+  if (failed(verifyStorageOpForm(*this, getNumInits())))
+    return failure();
+  ConstraintEmitter error{*this};
+  if (!isDenseMatrix(getInit().getType()))
+    return error(3) << "init must be " << kDenseMatrixDescription << ", got "
+                    << getInit().getType();
+  auto init = cast<ShapedType>(getInit().getType());
+  return verifyStorageArrays(
+      [&]() { return emitOpError(); }, "C4", getEncoding(), init.getDimSize(0),
+      init.getDimSize(1), init.getElementType(), getValues().getType(),
+      getColidx().getType(), getMeta().getType());
+}
+
+LogicalResult StorageSpmmOp::verify() {
+  if (failed(verifyStorageOpForm(*this, getNumInits())))
+    return failure();
+  ConstraintEmitter error{*this};
+  if (!isDenseMatrix(getRhs().getType()))
+    return error(3) << "rhs must be " << kDenseMatrixDescription << ", got "
+                    << getRhs().getType();
+  auto rhs = cast<ShapedType>(getRhs().getType());
+  auto init = cast<ShapedType>(getInit().getType());
+  if (init.getRank() != 2 ||
+      !isCompatibleSize(init.getDimSize(1), rhs.getDimSize(1)))
+    return error(4) << "init must be rank 2 with " << rhs.getDimSize(1)
+                    << " (N) columns, got " << init;
+  int64_t rows = init.getDimSize(0);
+  if (failed(verifyStorageArrays([&]() { return emitOpError(); }, "C5",
+                                 getEncoding(), rows, rhs.getDimSize(0),
+                                 rhs.getElementType(), getValues().getType(),
+                                 getColidx().getType(), getMeta().getType())))
+    return failure();
+  if (failed(verifySpmmResultElement(error, 6, rhs.getElementType(),
+                                     init.getElementType())))
+    return failure();
+  if (getBias() &&
+      failed(verifySpmmBias(error, 7, init, rows, getBias().getType())))
+    return failure();
+  return verifySpmmActivation(error, 8, init.getElementType(), getActivation());
+}
+
+LogicalResult StorageSddmmOp::verify() {
+  if (failed(verifyStorageOpForm(*this, getNumInits())))
+    return failure();
+  ConstraintEmitter error{*this};
+  if (failed(verifySddmmOperands(error, 3, getLhs().getType(),
+                                 getRhs().getType(), ShapedType::kDynamic,
+                                 ShapedType::kDynamic)))
+    return failure();
+  int64_t rows = cast<ShapedType>(getLhs().getType()).getDimSize(0);
+  int64_t cols = cast<ShapedType>(getRhs().getType()).getDimSize(1);
+  if (failed(verifyStorageArrays([&]() { return emitOpError(); }, "C4",
+                                 getEncoding(), rows, cols, Type(),
+                                 getInit().getType(), getColidx().getType(),
+                                 getMeta().getType())))
+    return failure();
+  Type valueElement = cast<ShapedType>(getInit().getType()).getElementType();
+  if (!isSupportedFloatType(valueElement))
+    return error(5) << "init (values) element type must be f16, bf16 or f32, "
+                       "got "
+                    << valueElement;
+  return success();
+}

@@ -1,0 +1,91 @@
+//===- VNMDialect.cpp - vnm dialect and attributes ------------------------===//
+
+#include "vnm/Dialect/VNM/IR/VNM.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include "vnm/Dialect/VNM/IR/StorageLayout.h"
+
+using namespace mlir;
+using namespace vnm;
+
+#include "vnm/Dialect/VNM/IR/VNMOpsDialect.cpp.inc"
+
+#include "vnm/Dialect/VNM/IR/VNMEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "vnm/Dialect/VNM/IR/VNMAttrs.cpp.inc"
+
+void VNMDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "vnm/Dialect/VNM/IR/VNMAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "vnm/Dialect/VNM/IR/VNMOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// EncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t v, int64_t n, int64_t m) {
+  // V must be a multiple of the 16-row MMA tile so that a tile never straddles
+  // two column-locs; larger blocks amortize the column gather less well.
+  if (v != 16 && v != 32 && v != 64 && v != 128 && v != 256)
+    return emitError() << "#vnm.encoding (C1): v must be one of 16, 32, 64, "
+                          "128, 256, got "
+                       << v;
+  if (n != 1 && n != 2)
+    return emitError() << "#vnm.encoding (C2): n must be 1 or 2, got " << n;
+  // Four columns are selected per group, so M >= 4; pruning is exhaustive over
+  // C(M, 4) column subsets, which bounds M at 32.
+  if (m < 4 || m > 32)
+    return emitError() << "#vnm.encoding (C3): m must be in [4, 32], got " << m;
+  return success();
+}
+
+LogicalResult EncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 2)
+    return emitError() << "#vnm.encoding (C4): the encoded tensor must have "
+                          "rank 2 (rows x columns), got rank "
+                       << shape.size();
+  // The storage arrays of an encoded matrix are sized from its shape; with a
+  // dynamic K a decompressed matrix's width could not be recovered from them.
+  if (ShapedType::isDynamicShape(shape))
+    return emitError() << "#vnm.encoding (C5): the encoded tensor must have a "
+                          "static shape, got "
+                       << (ShapedType::isDynamic(shape[0]) ? "?" : "R") << "x"
+                       << (ShapedType::isDynamic(shape[1]) ? "?" : "K");
+  if (!isSupportedElementType(elementType))
+    return emitError() << "#vnm.encoding (C6): element type must be f16, "
+                          "bf16, f32, i8 or i4, got "
+                       << elementType;
+  return success();
+}
+
+int64_t EncodingAttr::getNumGroups(int64_t cols) const {
+  if (ShapedType::isDynamic(cols))
+    return ShapedType::kDynamic;
+  return llvm::divideCeil(cols, getM());
+}
+
+int64_t EncodingAttr::getNumBlocks(int64_t rows) const {
+  if (ShapedType::isDynamic(rows))
+    return ShapedType::kDynamic;
+  return llvm::divideCeil(rows, getV());
+}
+
+EncodingAttr vnm::getVNMEncoding(Type type) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType)
+    return {};
+  return dyn_cast_or_null<EncodingAttr>(tensorType.getEncoding());
+}

@@ -1,0 +1,32 @@
+//===- vnm-opt.cpp - the vnm optimizer driver -----------------------------===//
+//
+// mlir-opt with the vnm dialect and passes added: every upstream dialect,
+// pass, extension and LLVM IR translation (GPU targets included) is
+// registered so that vnm passes chain with upstream ones in one invocation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+#include "vnm/Dialect/VNM/IR/VNM.h"
+#include "vnm/Dialect/VNM/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  vnm::registerVNMPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates GPU modules to LLVM IR through these.
+  mlir::registerAllGPUToLLVMIRTranslations(registry);
+  vnm::registerVNMDialect(registry);
+
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "vnm optimizer driver\n", registry));
+}
