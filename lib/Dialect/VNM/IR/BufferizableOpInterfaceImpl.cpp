@@ -5,8 +5,9 @@
 // memrefs, its `outs` buffers standing for its results.
 //
 // An encoded tensor has no single buffer (it is three arrays), so the
-// encoded-tensor ops refuse to bufferize with a diagnostic that names the
-// pass which rewrites them into storage ops first.
+// encoded-tensor ops (vnm.prune included, to keep one bufferization story per
+// level) refuse to bufferize with a diagnostic that names the pass which
+// rewrites them into storage ops first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -98,8 +99,9 @@ struct EncodedOpBufferization : public BufferizableOpInterface::ExternalModel<
                           BufferizationState &) const {
     return op->emitError()
            << "'" << op->getName()
-           << "' works on encoded tensors, which have no single buffer; run "
-              "--vnm-expand-storage before bufferization";
+           << "' has no buffer form: run --vnm-expand-storage before "
+              "bufferization, which rewrites encoded-tensor ops into "
+              "vnm.storage ops";
   }
 };
 

@@ -1,0 +1,60 @@
+//===- FragmentGeometry.h - Lane-to-matrix maps of the fragments -*- C++ -*-===//
+//
+// One description of the fragment formulas (docs/format.md) shared by pack
+// and unpack, so the two directions cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_LIB_FORMAT_FRAGMENTGEOMETRY_H
+#define VNM_LIB_FORMAT_FRAGMENTGEOMETRY_H
+
+#include "vnm/Format/ElementType.h"
+#include "vnm/Format/StorageShape.h"
+
+#include <cstdint>
+
+namespace vnm::format::detail {
+
+inline constexpr int kWarpLanes = 32;
+/// Nibble of the padding pair (0, 1).
+inline constexpr uint32_t kPaddingNibble = 0x4;
+
+struct FragmentGeometry {
+  /// I8 and I4 use the m16n8k64 geometry; F16, BF16 and F32 use m16n8k32.
+  bool eightBit = false;
+  int64_t rowTiles = 0;
+  int64_t kTiles = 0;
+  int valuesPerLane = 0;
+};
+
+FragmentGeometry getFragmentGeometry(ElementType type,
+                                     const StorageShape &shape);
+
+/// Row and compressed column of value `j` of `lane` in tile (rowTile, kTile);
+/// values are stored at consecutive indices in (tile, lane, j) order.
+void getValueCoordinates(const FragmentGeometry &geometry, int64_t rowTile,
+                         int64_t kTile, int lane, int j, int64_t &row,
+                         int64_t &col);
+
+/// A run of consecutive groups of one row whose nibbles fill part of a
+/// metadata word, starting at bit `shift`.
+struct NibbleRun {
+  int64_t row;
+  int64_t firstGroup;
+  int nibbles;
+  int shift;
+};
+
+/// Decomposes metadata word `word` into its runs (2 for the 16-bit class,
+/// 1 for the 8-bit class); returns the run count.
+int getNibbleRuns(const FragmentGeometry &geometry, int64_t word,
+                  NibbleRun runs[2]);
+
+/// Nibble of the strictly ascending pair (i0, i1).
+inline uint32_t encodeNibble(uint8_t i0, uint8_t i1) {
+  return uint32_t(i0) | uint32_t(i1) << 2;
+}
+
+} // namespace vnm::format::detail
+
+#endif // VNM_LIB_FORMAT_FRAGMENTGEOMETRY_H
