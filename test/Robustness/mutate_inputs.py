@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Feeds vnm-opt randomly mutated and truncated copies of the dialect tests.
+
+Malformed input must end in diagnostics (exit code 0 or 1), never in a crash,
+an abort, a hang or an LLVM fatal error. Each run draws a fresh seed, printed
+first so that a failure can be replayed with --seed.
+"""
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+TYPE_SWAPS = [
+    ("f16", "f64"), ("f16", "i8"), ("bf16", "f32"), ("f32", "i32"),
+    ("i8", "i32"), ("i8", "f16"), ("tensor<", "memref<"), ("memref<", "tensor<"),
+    ("xi8>", "xi1>"), ("x4x", "x5x"), ("x4x", "x?x"), ("16x", "?x"),
+]
+KEYWORDS = ["ins", "outs", "acc", "bias", "encoding", "activation", "relu",
+            "gelu", "accumulate", "->", ":", ",", "(", ")", "<", ">", "{", "}",
+            "%arg0", "#vnm.encoding<v = 64, n = 2, m = 8>", "!enc", "x"]
+NUMBERS = ["0", "1", "-1", "3", "7", "17", "33", "4096", "9223372036854775807",
+           "99999999999999999999", "?"]
+FATAL_MARKERS = ["LLVM ERROR", "Stack dump", "PLEASE submit a bug report",
+                 "Assertion", "UNREACHABLE", "Segmentation fault"]
+
+
+def mutate(text, rng):
+    """Applies one to three random edits."""
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.randrange(7)
+        if kind == 0 and text:  # truncate
+            text = text[: rng.randrange(len(text))]
+        elif kind == 1 and text:  # delete a span
+            start = rng.randrange(len(text))
+            text = text[:start] + text[start + rng.randint(1, 40):]
+        elif kind == 2:  # swap a type
+            old, new = rng.choice(TYPE_SWAPS)
+            spots = [m.start() for m in re.finditer(re.escape(old), text)]
+            if spots:
+                at = rng.choice(spots)
+                text = text[:at] + new + text[at + len(old):]
+        elif kind == 3:  # replace a number
+            spots = [m for m in re.finditer(r"\b\d+\b", text)]
+            if spots:
+                m = rng.choice(spots)
+                text = text[: m.start()] + rng.choice(NUMBERS) + text[m.end():]
+        elif kind == 4 and text:  # insert a keyword
+            at = rng.randrange(len(text))
+            text = text[:at] + " " + rng.choice(KEYWORDS) + " " + text[at:]
+        elif kind == 5:  # duplicate or drop a line
+            lines = text.split("\n")
+            if lines:
+                i = rng.randrange(len(lines))
+                if rng.random() < 0.5:
+                    lines.insert(i, lines[i])
+                else:
+                    del lines[i]
+            text = "\n".join(lines)
+        elif kind == 6 and text:  # flip a character
+            at = rng.randrange(len(text))
+            text = text[:at] + chr(rng.randrange(32, 127)) + text[at + 1:]
+    return text
+
+
+PIPELINES = [
+    [],
+    ["--canonicalize"],
+    ["--vnm-expand-storage"],
+    ["--vnm-expand-storage", "--one-shot-bufferize=bufferize-function-boundaries"],
+    ["--mlir-print-op-generic"],
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--vnm-opt", required=True)
+    parser.add_argument("--inputs", nargs="+", required=True)
+    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=None)
+    args = parser.parse_args()
+
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    print(f"mutate_inputs: seed {seed}", flush=True)
+    rng = random.Random(seed)
+    sources = [open(path).read() for path in args.inputs]
+
+    failures = 0
+    diagnosed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(args.count):
+            text = mutate(rng.choice(sources), rng)
+            path = os.path.join(tmp, f"case{i}.mlir")
+            with open(path, "w") as f:
+                f.write(text)
+            cmd = [args.vnm_opt, path, "-split-input-file",
+                   "--allow-unregistered-dialect", "-o", os.devnull]
+            cmd += rng.choice(PIPELINES)
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True,
+                                      timeout=30)
+            except subprocess.TimeoutExpired:
+                failures += 1
+                print(f"HANG: {' '.join(cmd)}")
+                continue
+            fatal = [m for m in FATAL_MARKERS if m in proc.stderr]
+            if proc.returncode not in (0, 1) or fatal:
+                failures += 1
+                kept = os.path.join(os.getcwd(), f"mutate-failure-{seed}-{i}.mlir")
+                with open(kept, "w") as f:
+                    f.write(text)
+                print(f"CRASH (exit {proc.returncode}, {fatal}): {' '.join(cmd[1:])}"
+                      f"\n  input kept at {kept}\n{proc.stderr[-2000:]}")
+            elif proc.returncode == 1:
+                if "error" not in proc.stderr:
+                    failures += 1
+                    print(f"FAILED WITHOUT DIAGNOSTIC: {' '.join(cmd)}")
+                else:
+                    diagnosed += 1
+    print(f"mutate_inputs: {args.count} cases, {diagnosed} rejected with "
+          f"diagnostics, {failures} crashes or hangs")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
