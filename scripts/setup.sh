@@ -30,3 +30,5 @@ cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
   -DCMAKE_BUILD_TYPE=Release \
   -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir
 ninja -C "$BUILD_DIR"
+# Dialect and pass reference pages, generated from the ODS definitions.
+ninja -C "$BUILD_DIR" mlir-doc

@@ -17,3 +17,4 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.vnm_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["vnm-opt"], tool_dirs)
+config.substitutions.append(("%vnm_src_root", config.vnm_src_root))
