@@ -31,7 +31,8 @@ inline constexpr double kNaNMagnitude = 0x1p620;
 
 template <typename T> T loadElement(const void *base, int64_t index) {
   T value;
-  std::memcpy(&value, static_cast<const unsigned char *>(base) + index * sizeof(T),
+  std::memcpy(&value,
+              static_cast<const unsigned char *>(base) + index * sizeof(T),
               sizeof(T));
   return value;
 }

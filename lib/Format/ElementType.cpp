@@ -33,8 +33,8 @@ const char *getElementTypeName(ElementType type) {
 }
 
 std::optional<ElementType> parseElementType(std::string_view name) {
-  for (ElementType type : {ElementType::F16, ElementType::BF16, ElementType::F32,
-                           ElementType::I8, ElementType::I4})
+  for (ElementType type : {ElementType::F16, ElementType::BF16,
+                           ElementType::F32, ElementType::I8, ElementType::I4})
     if (name == getElementTypeName(type))
       return type;
   return std::nullopt;

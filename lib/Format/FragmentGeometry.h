@@ -1,4 +1,5 @@
-//===- FragmentGeometry.h - Lane-to-matrix maps of the fragments -*- C++ -*-===//
+//===- FragmentGeometry.h - Lane-to-matrix maps of the fragments -*- C++
+//-*-===//
 //
 // One description of the fragment formulas (docs/format.md) shared by pack
 // and unpack, so the two directions cannot disagree.

@@ -25,6 +25,8 @@ namespace vnm::format::detail {
 /// call leaves the outputs untouched.
 template <typename Traits>
 Status checkDenseRange(const StorageShape &shape, const void *dense) {
+  if constexpr (Traits::kType != ElementType::I4)
+    return Status::success();
   for (int64_t i = 0; i < shape.denseCount; ++i) {
     auto value = loadElement<typename Traits::Bits>(dense, i);
     if (!Traits::inRange(value))
@@ -61,10 +63,11 @@ Status forEachGroupSelection(const Encoding &encoding,
           static_cast<int>(std::min(encoding.m, shape.cols - firstCol));
       for (int r = 0; r < ws->rows; ++r) {
         const int64_t rowStart = (firstRow + r) * shape.cols + firstCol;
-        double *mag = ws->mag[r];
         for (int c = 0; c < realCols; ++c)
-          mag[c] = Traits::magnitude(loadElement<Bits>(dense, rowStart + c));
-        std::fill(mag + realCols, mag + kMaxGroupCols, 0.0);
+          ws->mag[c][r] =
+              Traits::magnitude(loadElement<Bits>(dense, rowStart + c));
+        for (int c = realCols; c < m; ++c)
+          ws->mag[c][r] = 0;
       }
       selectGroup(*ws);
       emit(firstRow, g, static_cast<const SearchWorkspace &>(*ws));

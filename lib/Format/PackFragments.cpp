@@ -36,7 +36,8 @@ void packValues(const FragmentGeometry &geometry, const StorageShape &shape,
           if constexpr (packNibbles) {
             auto *bytes = static_cast<uint8_t *>(fragValues);
             const unsigned nibble = static_cast<uint8_t>(value) & 0xf;
-            bytes[index / 2] |= static_cast<uint8_t>(nibble << (4 * (index & 1)));
+            bytes[index / 2] |=
+                static_cast<uint8_t>(nibble << (4 * (index & 1)));
           } else {
             storeElement<Bits>(fragValues, index, value);
           }

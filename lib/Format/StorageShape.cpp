@@ -36,14 +36,13 @@ Status overflow(const char *what) {
 
 /// Byte sizes must also be addressable as ptrdiff_t on the host.
 bool fitsPointerRange(int64_t bytes) {
-  return static_cast<uint64_t>(bytes) <=
-         static_cast<uint64_t>(PTRDIFF_MAX);
+  return static_cast<uint64_t>(bytes) <= static_cast<uint64_t>(PTRDIFF_MAX);
 }
 
 } // namespace
 
-Status getStorageShape(const Encoding &encoding, ElementType type,
-                       int64_t rows, int64_t cols, StorageShape &out) {
+Status getStorageShape(const Encoding &encoding, ElementType type, int64_t rows,
+                       int64_t cols, StorageShape &out) {
   if (Status s = validateEncoding(encoding); !s.ok())
     return s;
   if (!isValidElementType(type))

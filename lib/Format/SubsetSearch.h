@@ -14,6 +14,8 @@ namespace vnm::format::detail {
 
 inline constexpr int kMaxBlockRows = 256;
 inline constexpr int kMaxGroupCols = 32;
+/// Room for one zero row that evens out an odd row count.
+inline constexpr int kRowStride = kMaxBlockRows + 2;
 
 /// The values one row keeps among its group's 4 selected columns.
 struct RowChoice {
@@ -24,28 +26,27 @@ struct RowChoice {
 };
 
 /// Scratch for one V x M group, allocated once per call because it is too
-/// large for some threads' stacks.
+/// large for some threads' stacks. Column-major so that the search reads two
+/// rows with one aligned load.
 struct SearchWorkspace {
   // Inputs.
   int rows = 0;
   int m = 0;
   bool keepTwo = true;
-  /// Magnitudes; columns m..31 must be zero because vector chunks read them.
-  double mag[kMaxBlockRows][kMaxGroupCols];
+  /// mag[c][r] for c < m and r < rows; padding columns hold 0.
+  alignas(16) double mag[kMaxGroupCols][kRowStride];
 
   // Outputs.
   uint8_t subset[4];
   RowChoice choices[kMaxBlockRows];
 
   // Internal.
-  double magByColumn[kMaxGroupCols][kMaxBlockRows];
   /// Largest and second largest magnitude of columns k..m-1, per row.
-  double suffixFirst[kMaxGroupCols + 1][kMaxBlockRows];
-  double suffixSecond[kMaxGroupCols + 1][kMaxBlockRows];
-  double pairHigh[kMaxBlockRows];
-  double pairLow[kMaxBlockRows];
-  double baseTerm[kMaxBlockRows];
-  double threshold[kMaxBlockRows];
+  alignas(16) double suffixFirst[kMaxGroupCols + 1][kRowStride];
+  alignas(16) double suffixSecond[kMaxGroupCols + 1][kRowStride];
+  alignas(16) double pairHigh[kRowStride];
+  alignas(16) double pairLow[kRowStride];
+  alignas(16) double threshold[kRowStride];
 };
 
 /// Picks the 4-column subset with the best score (ties: lexicographically

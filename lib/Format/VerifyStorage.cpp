@@ -33,11 +33,12 @@ Status checkValues(const Encoding &encoding, const StorageShape &shape,
         pair[p] = loadElement<Bits>(values, slot);
         const int64_t col = g * encoding.m + blockCols[g * 4 + meta[slot]];
         if (col >= shape.cols && !Traits::isZero(pair[p]))
-          return Status::error(
-              indexName("values", row, 2 * g + p) + " = " +
-              Traits::describe(pair[p]) + " is not zero but maps to padding "
-              "column " + std::to_string(col) + " (K = " +
-              std::to_string(shape.cols) + ")");
+          return Status::error(indexName("values", row, 2 * g + p) + " = " +
+                               Traits::describe(pair[p]) +
+                               " is not zero but maps to padding "
+                               "column " +
+                               std::to_string(col) +
+                               " (K = " + std::to_string(shape.cols) + ")");
       }
       if (encoding.n == 1 && !Traits::isZero(pair[0]) &&
           !Traits::isZero(pair[1]))
@@ -51,9 +52,8 @@ Status checkValues(const Encoding &encoding, const StorageShape &shape,
 
 } // namespace
 
-Status detail::checkStorageArguments(const Encoding &encoding,
-                                     ElementType type, const void *values,
-                                     const uint8_t *colidx,
+Status detail::checkStorageArguments(const Encoding &encoding, ElementType type,
+                                     const void *values, const uint8_t *colidx,
                                      const uint8_t *meta, int64_t rows,
                                      int64_t cols, StorageShape &shape) {
   if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
@@ -73,8 +73,7 @@ Status detail::verifyArrays(const Encoding &encoding, ElementType type,
   if (Status s = checkMeta(shape, meta); !s.ok())
     return s;
   return dispatchElementType(type, [&](auto traits) {
-    return checkValues<decltype(traits)>(encoding, shape, values, colidx,
-                                         meta);
+    return checkValues<decltype(traits)>(encoding, shape, values, colidx, meta);
   });
 }
 
