@@ -388,6 +388,15 @@ func.func @sddmm_c4(%a: tensor<128x32xf16>, %b: tensor<32x64xf16>, %p: tensor<12
 
 // -----
 
+func.func @sddmm_c5(%a: tensor<128x32xf16>, %b: tensor<32x64xf16>, %p: tensor<128x64xf16, #vnm.encoding<v = 64, n = 1, m = 8>>) {
+  // expected-error @+1 {{'vnm.sddmm' op (C5) the pattern's encoding must have n = 2 (an n = 1 pattern does not say which of its two stored positions is kept), got n = 1}}
+  %s = vnm.sddmm %a, %b, %p : tensor<128x32xf16>, tensor<32x64xf16>, tensor<128x64xf16, #vnm.encoding<v = 64, n = 1, m = 8>>
+      -> tensor<128x64xf32, #vnm.encoding<v = 64, n = 1, m = 8>>
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Storage ops: C1 and C2 are common to all five.
 //===----------------------------------------------------------------------===//
@@ -560,5 +569,14 @@ func.func @storage_sddmm_c5(%a: memref<64x16xf16>, %b: memref<16x8xf16>, %c: mem
   // expected-error @+1 {{'vnm.storage.sddmm' op (C5) init (values) element type must be f16, bf16 or f32, got 'i32'}}
   vnm.storage.sddmm ins(%a, %b, %c, %m : memref<64x16xf16>, memref<16x8xf16>, memref<1x1x4xi8>, memref<64x2xi8>)
       outs(%v : memref<64x2xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+func.func @storage_sddmm_c6(%a: memref<64x16xf16>, %b: memref<16x8xf16>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>, %v: memref<64x2xf32>) {
+  // expected-error @+1 {{'vnm.storage.sddmm' op (C6) the pattern's encoding must have n = 2}}
+  vnm.storage.sddmm ins(%a, %b, %c, %m : memref<64x16xf16>, memref<16x8xf16>, memref<1x1x4xi8>, memref<64x2xi8>)
+      outs(%v : memref<64x2xf32>) {encoding = #vnm.encoding<v = 64, n = 1, m = 8>}
   return
 }

@@ -188,5 +188,5 @@ LogicalResult SddmmOp::verify() {
   if (!isSupportedFloatType(result.getElementType()))
     return error(4) << "result element type must be f16, bf16 or f32, got "
                     << result.getElementType();
-  return success();
+  return verifySddmmPatternEncoding(error, 5, getVNMEncoding(pattern));
 }

@@ -7,17 +7,58 @@
 
 #include "vnm/Dialect/VNM/IR/VNM.h"
 
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include "vnm/Format/Format.h"
+
+#include "vnm/Dialect/VNM/IR/StorageLayout.h"
+
+#include "ConstantData.h"
+
 using namespace mlir;
 using namespace vnm;
+using namespace vnm::detail;
+
+static format::Encoding toFormatEncoding(EncodingAttr encoding) {
+  return {encoding.getV(), encoding.getN(), encoding.getM()};
+}
+
+Operation *VNMDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                           Type type, Location loc) {
+  auto typed = dyn_cast<TypedAttr>(value);
+  if (!typed || typed.getType() != type)
+    return nullptr;
+  return arith::ConstantOp::create(builder, loc, type, typed);
+}
 
 /// prune(prune(x)) -> prune(x): in each block the first prune leaves at most
 /// n nonzeros per row inside four columns, so that column set already scores
 /// the whole block and the second prune keeps every remaining entry.
-OpFoldResult PruneOp::fold(FoldAdaptor) {
+///
+/// prune(constant) -> constant: compile-time pruning by the format library.
+OpFoldResult PruneOp::fold(FoldAdaptor adaptor) {
   auto inner = getInput().getDefiningOp<PruneOp>();
   if (inner && inner.getEncoding() == getEncoding())
     return getInput();
-  return {};
+
+  auto type = cast<RankedTensorType>(getType());
+  std::optional<format::ElementType> elementType =
+      getFormatElementType(type.getElementType());
+  if (!adaptor.getInput() || !elementType || !type.hasStaticShape())
+    return {};
+  std::optional<std::vector<uint8_t>> dense =
+      getConstantElements(adaptor.getInput(), *elementType);
+  if (!dense)
+    return {};
+  std::vector<uint8_t> pruned(dense->size());
+  // A failure (sizes beyond the library's limits) leaves the op to run.
+  if (!format::prune(toFormatEncoding(getEncoding()), *elementType,
+                     dense->data(), type.getDimSize(0), type.getDimSize(1),
+                     pruned.data())
+           .ok())
+    return {};
+  return makeConstant(type, *elementType, pruned);
 }
 
 /// compress(decompress(s)) -> s: the dense matrix fits the format, so the
@@ -49,4 +90,58 @@ LogicalResult DisassembleOp::fold(FoldAdaptor,
     return failure();
   llvm::append_range(results, assemble.getOperands());
   return success();
+}
+
+namespace {
+/// compress(constant) -> assemble(constant values, colidx, meta): weights
+/// known at compile time are pruned and compressed once, by the format
+/// library, instead of at every run.
+struct FoldCompressOfConstant : OpRewritePattern<CompressOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CompressOp op,
+                                PatternRewriter &rewriter) const override {
+    Attribute value;
+    if (!matchPattern(op.getInput(), m_Constant(&value)))
+      return rewriter.notifyMatchFailure(op, "input is not a constant");
+    auto type = cast<RankedTensorType>(op.getType());
+    std::optional<format::ElementType> elementType =
+        getFormatElementType(type.getElementType());
+    std::optional<std::vector<uint8_t>> dense =
+        elementType ? getConstantElements(value, *elementType) : std::nullopt;
+    if (!dense)
+      return rewriter.notifyMatchFailure(op, "constant data unavailable");
+
+    format::Encoding encoding = toFormatEncoding(getVNMEncoding(type));
+    SmallVector<RankedTensorType, 3> storageTypes = getStorageTensorTypes(type);
+    std::vector<uint8_t> values(storageTypes[0].getNumElements() *
+                                format::getElementByteSize(*elementType));
+    std::vector<uint8_t> colidx(storageTypes[1].getNumElements());
+    std::vector<uint8_t> meta(storageTypes[2].getNumElements());
+    if (!format::compress(encoding, *elementType, dense->data(),
+                          type.getDimSize(0), type.getDimSize(1), values.data(),
+                          colidx.data(), meta.data())
+             .ok())
+      return rewriter.notifyMatchFailure(op, "format library refused");
+
+    Location loc = op.getLoc();
+    auto constant = [&](RankedTensorType storageType,
+                        format::ElementType storageElement,
+                        const std::vector<uint8_t> &data) -> Value {
+      return arith::ConstantOp::create(
+          rewriter, loc, storageType,
+          makeConstant(storageType, storageElement, data));
+    };
+    rewriter.replaceOpWithNewOp<AssembleOp>(
+        op, type, constant(storageTypes[0], *elementType, values),
+        constant(storageTypes[1], format::ElementType::I8, colidx),
+        constant(storageTypes[2], format::ElementType::I8, meta));
+    return success();
+  }
+};
+} // namespace
+
+void CompressOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  results.add<FoldCompressOfConstant>(context);
 }

@@ -101,3 +101,15 @@ LogicalResult vnm::detail::verifySddmmOperands(const ConstraintEmitter &error,
            << "), got " << lhs << " and " << rhs;
   return success();
 }
+
+LogicalResult
+vnm::detail::verifySddmmPatternEncoding(const ConstraintEmitter &error,
+                                        int constraint, EncodingAttr encoding) {
+  if (encoding.getN() != 2)
+    return error(constraint)
+           << "the pattern's encoding must have n = 2 (an n = 1 pattern "
+              "does not say which of its two stored positions is kept), got "
+              "n = "
+           << encoding.getN();
+  return success();
+}

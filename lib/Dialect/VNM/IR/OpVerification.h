@@ -58,6 +58,13 @@ mlir::LogicalResult verifySddmmOperands(const ConstraintEmitter &error,
                                         mlir::Type rhs, int64_t rows,
                                         int64_t cols);
 
+/// sddmm samples every stored position of its pattern; with n = 1 the
+/// storage does not say which of a pair's two positions is the kept one, so
+/// the pattern must have n = 2.
+mlir::LogicalResult verifySddmmPatternEncoding(const ConstraintEmitter &error,
+                                               int constraint,
+                                               EncodingAttr encoding);
+
 } // namespace vnm::detail
 
 #endif // VNM_LIB_DIALECT_VNM_IR_OPVERIFICATION_H

@@ -174,5 +174,5 @@ LogicalResult StorageSddmmOp::verify() {
     return error(5) << "init (values) element type must be f16, bf16 or f32, "
                        "got "
                     << valueElement;
-  return success();
+  return verifySddmmPatternEncoding(error, 6, getEncoding());
 }

@@ -35,7 +35,10 @@ def VNM_Dialect : Dialect {
     verifier messages cite those numbers.
   }];
   let useDefaultAttributePrinterParser = 1;
-  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+  // Folding vnm.prune of a constant yields a constant (an arith.constant).
+  let hasConstantMaterializer = 1;
 }
 
 #endif // VNM_DIALECT_VNM_IR_VNMDIALECT_TD

@@ -58,6 +58,7 @@ def VNM_CompressOp : VNM_Op<"compress", [Pure]> {
   let results = (outs AnyType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def VNM_DecompressOp : VNM_Op<"decompress", [Pure]> {
