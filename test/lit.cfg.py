@@ -16,5 +16,22 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.vnm_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["vnm-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["vnm-opt", "split-file"], tool_dirs)
 config.substitutions.append(("%vnm_src_root", config.vnm_src_root))
+
+# CPU integration tests: a generator writes the program, mlir-runner runs it
+# with the vnm CPU runtime and the test helpers loaded.
+config.substitutions.append(
+    ("%gen-test",
+     f"{config.python_executable} "
+     f"{os.path.join(config.vnm_src_root, 'test', 'Integration', 'CPU', 'gen_test.py')}"))
+runner_libs = ",".join([
+    os.path.join(config.vnm_obj_root, "lib", "libvnm_cpu_runtime.so"),
+    os.path.join(config.vnm_obj_root, "lib", "libvnm_test_utils.so"),
+    os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so"),
+    os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so"),
+])
+config.substitutions.append(
+    ("%run-cpu",
+     f"{os.path.join(config.llvm_tools_dir, 'mlir-runner')} -e main "
+     f"-entry-point-result=void -shared-libs={runner_libs}"))

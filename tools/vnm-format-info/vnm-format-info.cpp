@@ -175,8 +175,8 @@ int main(int argc, char **argv) {
   }
   const Encoding &enc = options.encoding;
   StorageShape shape;
-  if (Status s = getStorageShape(enc, options.type, options.rows,
-                                 options.cols, shape);
+  if (Status s =
+          getStorageShape(enc, options.type, options.rows, options.cols, shape);
       !s.ok())
     return fail("invalid arguments", s);
   // The random matrix and its copies are held in memory several times.
@@ -198,8 +198,7 @@ int main(int argc, char **argv) {
               (long long)shape.compressedCols, typeName,
               formatBytes(shape.valueBytes).c_str());
   std::printf("  colidx  %lld x %lld x 4 i8  %s\n", (long long)shape.blocks,
-              (long long)shape.groups,
-              formatBytes(shape.colidxCount).c_str());
+              (long long)shape.groups, formatBytes(shape.colidxCount).c_str());
   std::printf("  meta    %lld x %lld i8  %s\n", (long long)shape.rows,
               (long long)shape.compressedCols,
               formatBytes(shape.metaCount).c_str());
@@ -209,8 +208,8 @@ int main(int argc, char **argv) {
               formatBytes(shape.fragValueBytes).c_str());
   std::printf("  meta    %lld words  %s\n", (long long)shape.fragMetaWords,
               formatBytes(4.0 * shape.fragMetaWords).c_str());
-  double gpuBytes = shape.fragValueBytes + 4.0 * shape.fragMetaWords +
-                    shape.colidxCount;
+  double gpuBytes =
+      shape.fragValueBytes + 4.0 * shape.fragMetaWords + shape.colidxCount;
   std::printf("  dense %s, fragment storage + colidx %s (%.3f of dense)\n",
               formatBytes(shape.denseBytes).c_str(),
               formatBytes(gpuBytes).c_str(), gpuBytes / shape.denseBytes);
@@ -223,9 +222,9 @@ int main(int argc, char **argv) {
   std::vector<uint8_t> values(shape.valueBytes), colidx(shape.colidxCount),
       meta(shape.metaCount), roundTrip(dense.bytes.size());
   auto start = std::chrono::steady_clock::now();
-  if (Status s = compress(enc, options.type, dense.bytes.data(), shape.rows,
-                          shape.cols, values.data(), colidx.data(),
-                          meta.data());
+  if (Status s =
+          compress(enc, options.type, dense.bytes.data(), shape.rows,
+                   shape.cols, values.data(), colidx.data(), meta.data());
       !s.ok())
     return fail("compress", s);
   double compressMs = std::chrono::duration<double, std::milli>(
@@ -235,9 +234,9 @@ int main(int argc, char **argv) {
                        shape.cols, pruned.data());
       !s.ok())
     return fail("prune", s);
-  if (Status s = decompress(enc, options.type, values.data(), colidx.data(),
-                            meta.data(), shape.rows, shape.cols,
-                            roundTrip.data());
+  if (Status s =
+          decompress(enc, options.type, values.data(), colidx.data(),
+                     meta.data(), shape.rows, shape.cols, roundTrip.data());
       !s.ok())
     return fail("decompress", s);
   bool decompressOk = roundTrip == pruned;
@@ -250,9 +249,9 @@ int main(int argc, char **argv) {
                                fragMeta.data());
       !s.ok())
     return fail("packFragments", s);
-  if (Status s = unpackFragments(enc, options.type, fragValues.data(),
-                                 fragMeta.data(), shape.rows, shape.cols,
-                                 values2.data(), meta2.data());
+  if (Status s =
+          unpackFragments(enc, options.type, fragValues.data(), fragMeta.data(),
+                          shape.rows, shape.cols, values2.data(), meta2.data());
       !s.ok())
     return fail("unpackFragments", s);
   bool packOk = values2 == values && meta2 == meta;

@@ -13,12 +13,16 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "vnm/Conversion/Passes.h"
 #include "vnm/Dialect/VNM/IR/VNM.h"
 #include "vnm/Dialect/VNM/Transforms/Passes.h"
+#include "vnm/Pipelines/Pipelines.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   vnm::registerVNMPasses();
+  vnm::registerVNMConversionPasses();
+  vnm::registerVNMPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -1,0 +1,340 @@
+//===- StorageOpLowerings.cpp - vnm storage ops to loops and calls --------===//
+//
+// The loop nests here are the reference semantics of the vnm ops: plain,
+// element by element, with every index computed from the storage arrays as
+// docs/spec.md defines them. Speed is the GPU lowering's business.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StorageOpLowerings.h"
+
+#include "Arithmetic.h"
+#include "RuntimeCalls.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace vnm;
+using namespace vnm::loops;
+
+namespace {
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+Value dim(OpBuilder &b, Location loc, Value memref, int64_t d) {
+  return memref::DimOp::create(b, loc, memref, d);
+}
+
+/// Stops the program with `message` unless `a == b` at run time. Static
+/// sizes were checked by the verifier; this covers dynamic ones.
+void assertSameSize(OpBuilder &b, Location loc, Value x, Value y,
+                    StringRef message) {
+  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  cf::AssertOp::create(b, loc, same, message);
+}
+
+/// Builds `for (iv = 0; iv < upper; ++iv)` carrying `inits`; `body` returns
+/// the values to yield.
+scf::ForOp buildLoop(
+    OpBuilder &b, Location loc, Value upper, ValueRange inits,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
+        body) {
+  return scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), upper, indexConstant(b, loc, 1), inits,
+      [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange args) {
+        scf::YieldOp::create(nested, nestedLoc,
+                             body(nested, nestedLoc, iv, args));
+      });
+}
+
+/// Loops without carried values.
+void forEach(OpBuilder &b, Location loc, Value upper,
+             function_ref<void(OpBuilder &, Location, Value)> body) {
+  buildLoop(b, loc, upper, {},
+            [&](OpBuilder &nb, Location nl, Value iv, ValueRange) {
+              body(nb, nl, iv);
+              return SmallVector<Value>();
+            });
+}
+
+/// Where storage entry (r, slot = 2g + p) sits in the dense matrix:
+/// column g * M + colidx[r / V][g][meta[r][slot]].
+struct StorageIndexing {
+  Value colidx, meta;
+  EncodingAttr encoding;
+
+  Value loadIndex(OpBuilder &b, Location loc, Value memref,
+                  ValueRange indices) const {
+    Value raw = memref::LoadOp::create(b, loc, memref, indices);
+    // The runtime check guarantees 0 <= raw < 32 before any loop runs.
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), raw);
+  }
+
+  Value column(OpBuilder &b, Location loc, Value r, Value g, Value slot) const {
+    Value block = arith::DivUIOp::create(
+        b, loc, r, indexConstant(b, loc, encoding.getV()));
+    Value position = loadIndex(b, loc, meta, {r, slot});
+    Value offset = loadIndex(b, loc, colidx, {block, g, position});
+    Value groupStart = arith::MulIOp::create(
+        b, loc, g, indexConstant(b, loc, encoding.getM()));
+    return arith::AddIOp::create(b, loc, groupStart, offset);
+  }
+};
+
+/// Runs `body(g, slot)` for every kept slot (g in [0, G), p in {0, 1}).
+void forEachSlot(OpBuilder &b, Location loc, Value groups, ValueRange inits,
+                 SmallVectorImpl<Value> &results,
+                 function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
+                                                 Value, ValueRange)>
+                     body) {
+  scf::ForOp outer = buildLoop(
+      b, loc, groups, inits,
+      [&](OpBuilder &gb, Location gl, Value g, ValueRange gArgs) {
+        scf::ForOp inner = buildLoop(
+            gb, gl, indexConstant(gb, gl, 2), gArgs,
+            [&](OpBuilder &pb, Location pl, Value p, ValueRange pArgs) {
+              Value slot = arith::AddIOp::create(
+                  pb, pl,
+                  arith::MulIOp::create(pb, pl, g, indexConstant(pb, pl, 2)),
+                  p);
+              return body(pb, pl, g, slot, pArgs);
+            });
+        return SmallVector<Value>(inner.getResults());
+      });
+  llvm::append_range(results, outer.getResults());
+}
+
+/// Checks the storage arrays' contents through the runtime.
+void verifyStorage(OpBuilder &b, Location loc, ModuleOp module, Value values,
+                   Value colidx, Value meta, Value rows, Value cols,
+                   EncodingAttr encoding) {
+  Type elementType = cast<MemRefType>(values.getType()).getElementType();
+  SmallVector<Value> scalars = {
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), rows),
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), cols)};
+  llvm::append_range(scalars, getEncodingScalars(b, loc, encoding));
+  callRuntime(b, loc, module,
+              ("verify_storage_" + getRuntimeSuffix(elementType)).str(),
+              {values, colidx, meta}, scalars);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> struct StorageOpLowering : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const final {
+    if (op->getNumResults() != 0)
+      return rewriter.notifyMatchFailure(op, "not on memrefs");
+    lower(op, rewriter, op->template getParentOfType<ModuleOp>());
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  virtual void lower(OpTy op, OpBuilder &b, ModuleOp module) const = 0;
+};
+
+struct PruneLowering : StorageOpLowering<StoragePruneOp> {
+  using StorageOpLowering::StorageOpLowering;
+  void lower(StoragePruneOp op, OpBuilder &b, ModuleOp module) const override {
+    Type elementType =
+        cast<MemRefType>(op.getInput().getType()).getElementType();
+    callRuntime(b, op.getLoc(), module,
+                ("prune_" + getRuntimeSuffix(elementType)).str(),
+                {op.getInput(), op.getInit()},
+                getEncodingScalars(b, op.getLoc(), op.getEncoding()));
+  }
+};
+
+struct CompressLowering : StorageOpLowering<StorageCompressOp> {
+  using StorageOpLowering::StorageOpLowering;
+  void lower(StorageCompressOp op, OpBuilder &b,
+             ModuleOp module) const override {
+    Type elementType =
+        cast<MemRefType>(op.getInput().getType()).getElementType();
+    callRuntime(b, op.getLoc(), module,
+                ("compress_" + getRuntimeSuffix(elementType)).str(),
+                {op.getInput(), op.getValues(), op.getColidx(), op.getMeta()},
+                getEncodingScalars(b, op.getLoc(), op.getEncoding()));
+  }
+};
+
+struct DecompressLowering : StorageOpLowering<StorageDecompressOp> {
+  using StorageOpLowering::StorageOpLowering;
+  void lower(StorageDecompressOp op, OpBuilder &b,
+             ModuleOp module) const override {
+    Location loc = op.getLoc();
+    Value init = op.getInit();
+    Value rows = dim(b, loc, init, 0), cols = dim(b, loc, init, 1);
+    verifyStorage(b, loc, module, op.getValues(), op.getColidx(), op.getMeta(),
+                  rows, cols, op.getEncoding());
+    Type elementType = cast<MemRefType>(init.getType()).getElementType();
+    Value zeroValue = zero(b, loc, elementType);
+    forEach(b, loc, rows, [&](OpBuilder &rb, Location rl, Value r) {
+      forEach(rb, rl, cols, [&](OpBuilder &cb, Location cl, Value c) {
+        memref::StoreOp::create(cb, cl, zeroValue, init, ValueRange{r, c});
+      });
+    });
+    StorageIndexing indexing{op.getColidx(), op.getMeta(), op.getEncoding()};
+    Value groups = dim(b, loc, op.getColidx(), 1);
+    forEach(b, loc, rows, [&](OpBuilder &rb, Location rl, Value r) {
+      SmallVector<Value> none;
+      forEachSlot(
+          rb, rl, groups, {}, none,
+          [&](OpBuilder &sb, Location sl, Value g, Value slot, ValueRange) {
+            Value col = indexing.column(sb, sl, r, g, slot);
+            // Slots in the zero padding of a ragged last group have no
+            // dense column.
+            Value inside = arith::CmpIOp::create(
+                sb, sl, arith::CmpIPredicate::ult, col, cols);
+            auto ifOp = scf::IfOp::create(sb, sl, inside);
+            OpBuilder tb = ifOp.getThenBodyBuilder();
+            Value value = memref::LoadOp::create(tb, sl, op.getValues(),
+                                                 ValueRange{r, slot});
+            memref::StoreOp::create(tb, sl, value, init, ValueRange{r, col});
+            return SmallVector<Value>();
+          });
+    });
+  }
+};
+
+struct SpmmLowering : StorageOpLowering<StorageSpmmOp> {
+  using StorageOpLowering::StorageOpLowering;
+  void lower(StorageSpmmOp op, OpBuilder &b, ModuleOp module) const override {
+    Location loc = op.getLoc();
+    Value init = op.getInit(), rhs = op.getRhs();
+    Value rows = dim(b, loc, init, 0), cols = dim(b, loc, rhs, 0);
+    Value n = dim(b, loc, rhs, 1);
+    assertSameSize(b, loc, dim(b, loc, init, 1), n,
+                   "vnm.storage.spmm: init and rhs have different N");
+    if (op.getBias())
+      assertSameSize(b, loc, dim(b, loc, op.getBias(), 0), rows,
+                     "vnm.storage.spmm: bias size differs from R");
+    verifyStorage(b, loc, module, op.getValues(), op.getColidx(), op.getMeta(),
+                  rows, cols, op.getEncoding());
+
+    Type resultType = cast<MemRefType>(init.getType()).getElementType();
+    Type accType = getAccumulatorType(resultType);
+    StorageIndexing indexing{op.getColidx(), op.getMeta(), op.getEncoding()};
+    Value groups = dim(b, loc, op.getColidx(), 1);
+    forEach(b, loc, rows, [&](OpBuilder &rb, Location rl, Value r) {
+      forEach(rb, rl, n, [&](OpBuilder &nb, Location nl, Value col) {
+        Value start = op.getAccumulate()
+                          ? widen(nb, nl,
+                                  memref::LoadOp::create(nb, nl, init,
+                                                         ValueRange{r, col}),
+                                  accType)
+                          : zero(nb, nl, accType);
+        SmallVector<Value> sum;
+        forEachSlot(
+            nb, nl, groups, {start}, sum,
+            [&](OpBuilder &sb, Location sl, Value g, Value slot,
+                ValueRange acc) {
+              Value k = indexing.column(sb, sl, r, g, slot);
+              Value inside = arith::CmpIOp::create(
+                  sb, sl, arith::CmpIPredicate::ult, k, cols);
+              // Padding slots hold zeros and have no rhs row: load row 0
+              // instead (K > 0 whenever a slot exists) and drop the product.
+              Value safeK = arith::SelectOp::create(sb, sl, inside, k,
+                                                    indexConstant(sb, sl, 0));
+              Value a = widen(sb, sl,
+                              memref::LoadOp::create(sb, sl, op.getValues(),
+                                                     ValueRange{r, slot}),
+                              accType);
+              Value x = widen(
+                  sb, sl,
+                  memref::LoadOp::create(sb, sl, rhs, ValueRange{safeK, col}),
+                  accType);
+              Value next = add(sb, sl, acc[0], mul(sb, sl, a, x));
+              return SmallVector<Value>{
+                  arith::SelectOp::create(sb, sl, inside, next, acc[0])};
+            });
+        Value result = sum[0];
+        if (op.getBias())
+          result = add(
+              nb, nl, result,
+              widen(nb, nl,
+                    memref::LoadOp::create(nb, nl, op.getBias(), ValueRange{r}),
+                    accType));
+        result = applyActivation(nb, nl, result, op.getActivation());
+        memref::StoreOp::create(nb, nl, narrow(nb, nl, result, resultType),
+                                init, ValueRange{r, col});
+      });
+    });
+  }
+};
+
+struct SddmmLowering : StorageOpLowering<StorageSddmmOp> {
+  using StorageOpLowering::StorageOpLowering;
+  void lower(StorageSddmmOp op, OpBuilder &b, ModuleOp module) const override {
+    Location loc = op.getLoc();
+    Value lhs = op.getLhs(), rhs = op.getRhs(), init = op.getInit();
+    Value rows = dim(b, loc, lhs, 0), depth = dim(b, loc, lhs, 1);
+    Value cols = dim(b, loc, rhs, 1);
+    assertSameSize(b, loc, dim(b, loc, rhs, 0), depth,
+                   "vnm.storage.sddmm: lhs columns differ from rhs rows");
+    assertSameSize(b, loc, dim(b, loc, init, 0), rows,
+                   "vnm.storage.sddmm: values rows differ from R");
+    assertSameSize(b, loc, dim(b, loc, init, 1), dim(b, loc, op.getMeta(), 1),
+                   "vnm.storage.sddmm: values and meta widths differ");
+    SmallVector<Value> scalars = {
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), rows),
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), cols)};
+    llvm::append_range(scalars, getEncodingScalars(b, loc, op.getEncoding()));
+    callRuntime(b, loc, module, "verify_structure",
+                {op.getColidx(), op.getMeta()}, scalars);
+
+    Type resultType = cast<MemRefType>(init.getType()).getElementType();
+    Type accType = getAccumulatorType(resultType);
+    StorageIndexing indexing{op.getColidx(), op.getMeta(), op.getEncoding()};
+    Value groups = dim(b, loc, op.getColidx(), 1);
+    forEach(b, loc, rows, [&](OpBuilder &rb, Location rl, Value r) {
+      SmallVector<Value> none;
+      forEachSlot(
+          rb, rl, groups, {}, none,
+          [&](OpBuilder &sb, Location sl, Value g, Value slot, ValueRange) {
+            Value k = indexing.column(sb, sl, r, g, slot);
+            Value inside = arith::CmpIOp::create(
+                sb, sl, arith::CmpIPredicate::ult, k, cols);
+            Value safeK = arith::SelectOp::create(sb, sl, inside, k,
+                                                  indexConstant(sb, sl, 0));
+            scf::ForOp dot = buildLoop(
+                sb, sl, depth, {zero(sb, sl, accType)},
+                [&](OpBuilder &db, Location dl, Value d, ValueRange acc) {
+                  Value x = widen(
+                      db, dl,
+                      memref::LoadOp::create(db, dl, lhs, ValueRange{r, d}),
+                      accType);
+                  Value y = widen(
+                      db, dl,
+                      memref::LoadOp::create(db, dl, rhs, ValueRange{d, safeK}),
+                      accType);
+                  return SmallVector<Value>{
+                      add(db, dl, acc[0], mul(db, dl, x, y))};
+                });
+            // A padding slot of a ragged last group stays zero.
+            Value value = arith::SelectOp::create(
+                sb, sl, inside, dot.getResult(0), zero(sb, sl, accType));
+            memref::StoreOp::create(sb, sl, narrow(sb, sl, value, resultType),
+                                    init, ValueRange{r, slot});
+            return SmallVector<Value>();
+          });
+    });
+  }
+};
+
+} // namespace
+
+void vnm::loops::populateStorageOpLoweringPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<PruneLowering, CompressLowering, DecompressLowering,
+               SpmmLowering, SddmmLowering>(patterns.getContext());
+}
