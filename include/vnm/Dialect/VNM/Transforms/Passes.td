@@ -34,4 +34,95 @@ def VNMExpandStorage : Pass<"vnm-expand-storage", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def VNMSparsify : Pass<"vnm-sparsify", "mlir::ModuleOp"> {
+  let summary = "Rewrite linalg matmuls with a V:N:M weight into vnm.spmm";
+  let description = [{
+    How programs from Torch-MLIR and JAX (linalg on tensors) enter vnm. A
+    `linalg.matmul` or `linalg.batch_matmul` (plain or with transposed-operand
+    `indexing_maps`) becomes `vnm.spmm` when one input, the weight, is
+
+    * an `arith.constant` (dense or `dense_resource`) and a format applies to
+      it: the op's own `vnm.encoding = #vnm.encoding<...>` attribute, else
+      `default-format` (and then only for constants of at least
+      `min-elements` elements); or
+    * a `func.func` argument annotated `{vnm.encoding = #vnm.encoding<...>}`
+      (it is preferred over a constant on the other side),
+
+    or a `linalg.transpose` of one swapping its last two dimensions (how
+    Torch-MLIR feeds `nn.Linear` weights to a plain matmul; for an argument
+    only when the matmul is the transpose's one user).
+
+    Other matmuls are left alone. spmm's encoded operand is the R x K weight
+    (R output features, K the reduction dimension) and its dense operand is
+    K x N, so:
+
+    * `W @ x`: `spmm(compress(W), x)`;
+    * `x @ W.T` (transposed-B maps, Torch `nn.Linear`), W held R x K:
+      `transpose(spmm(compress(W), transpose(x)))`;
+    * `x @ W` (plain maps, JAX `Dense`), W held K x R: as above with
+      `compress(transpose(W))`; the transpose of a constant is folded into a
+      new constant (a new resource for `dense_resource`) when its data is in
+      memory, else it is a `linalg.transpose`.
+
+    An init that is not `tensor.empty`, a `linalg.fill` of zero or a zero
+    splat becomes the spmm accumulator (transposed like the result). A
+    `batch_matmul` with a constant rank-3 weight becomes one spmm per batch
+    (each batch's weight its own constant) on `tensor.extract_slice`s of the
+    other input, put together with `tensor.insert_slice`.
+
+    An annotated argument that every matmul reads R x K is retyped to
+    `tensor<RxKxT, #vnm.encoding<...>>`: the caller passes the V:N:M matrix,
+    `func.call`s in the module get a `vnm.compress` of the dense value they
+    passed, and uses other than those matmuls read `vnm.decompress` of the
+    argument. An argument some matmul reads K x R cannot take the R x K
+    encoded type: it stays dense and the function compresses it (transposed)
+    on entry, so the weight is pruned at run time, on every call. The
+    annotation is removed either way. Declarations are not changed.
+
+    Errors (the pass fails): a malformed `default-format`; a weight that was
+    asked for (annotation, op attribute, or `default-format` on a constant)
+    and cannot be encoded (not rank 2, a dynamic dimension, an element type
+    other than f16, bf16, f32, i8, i4, both inputs candidates); an op
+    attribute without a weight, or that differs from its argument's
+    annotation. A matmul spmm cannot express (result element type, mixed
+    input types, unsigned integer casts, broadcasting maps) is an error when
+    an annotation or the op attribute asked for it, and is otherwise left as
+    it is and counted in the `skipped` statistic.
+
+    ```mlir
+    // before: y = x @ W.T
+    %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                        affine_map<(m, n, k) -> (n, k)>,
+                                        affine_map<(m, n, k) -> (m, n)>]
+        {vnm.encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+        ins(%x, %w : tensor<?x64xf16>, tensor<128x64xf16>)
+        outs(%empty : tensor<?x128xf32>) -> tensor<?x128xf32>
+    // after
+    %s = vnm.compress %w : tensor<128x64xf16> -> tensor<128x64xf16, #enc>
+    %xt = linalg.transpose ins(%x : tensor<?x64xf16>) ...
+    %yt = vnm.spmm %s, %xt : ..., tensor<64x?xf16> -> tensor<128x?xf32>
+    %y = linalg.transpose ins(%yt : tensor<128x?xf32>) ...
+    ```
+  }];
+  let options = [
+    Option<"defaultFormat", "default-format", "std::string", /*default=*/"",
+           "V:N:M format (e.g. 64:2:8) for constant weights of matmuls "
+           "without a vnm.encoding attribute; empty: they stay dense">,
+    Option<"minElements", "min-elements", "int64_t", /*default=*/"0",
+           "constant weights with fewer elements stay dense under "
+           "default-format (an op's vnm.encoding attribute still applies)">,
+  ];
+  let statistics = [
+    Statistic<"numSparsified", "sparsified",
+              "matmuls rewritten into vnm.spmm">,
+    Statistic<"numSkipped", "skipped",
+              "default-format matmuls left alone: vnm.spmm cannot express "
+              "them">,
+  ];
+  let dependentDialects = ["::vnm::VNMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // VNM_DIALECT_VNM_TRANSFORMS_PASSES_TD
