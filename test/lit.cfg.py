@@ -13,6 +13,8 @@ config.test_exec_root = os.path.join(config.vnm_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# FileCheck, not, split-file and mlir-runner come from LLVM's tool directory.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.vnm_tools_dir, config.llvm_tools_dir]
@@ -35,3 +37,14 @@ config.substitutions.append(
     ("%run-cpu",
      f"{os.path.join(config.llvm_tools_dir, 'mlir-runner')} -e main "
      f"-entry-point-result=void -shared-libs={runner_libs}"))
+
+# PTX assembly tests need ptxas (CUDA toolkit); without it they are reported
+# UNSUPPORTED.
+import shutil
+ptxas = shutil.which("ptxas") or next(
+    (p for p in ["/usr/local/cuda/bin/ptxas"] if os.path.exists(p)), None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    lit_config.note("ptxas not found: PTX assembly tests are skipped")

@@ -42,6 +42,7 @@ LogicalResult vnm::buildCPUPipeline(OpPassManager &pm) {
 }
 
 void vnm::registerVNMPipelines() {
+  registerNVVMPipeline();
   PassPipelineRegistration<>(
       "vnm-lower-to-cpu-pipeline",
       "Lower vnm ops on tensors to the LLVM dialect for the CPU (reference "

@@ -34,4 +34,44 @@ def VNMLowerToLoops : Pass<"vnm-lower-to-loops", "mlir::ModuleOp"> {
   ];
 }
 
+def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
+  let summary = "Generate sparse-tensor-core kernels for vnm.storage.spmm";
+  let description = [{
+    For each `vnm.storage.spmm` on memrefs (f16 or bf16 operands; f16, bf16
+    or f32 result; V a multiple of 64; static R and K), builds a kernel into
+    `gpu.module @vnm_kernels` that runs `mma.sp::ordered_metadata`
+    m16n8k32 with f32 accumulation: 64 x 128 block tiles, a 3-stage
+    shared-memory ring filled by 16-byte `cp.async` that gathers the dense
+    operand's rows through the block's column-loc, XOR-swizzled shared rows
+    read with `ldmatrix.x4.trans`, A fragments and metadata read in mma lane
+    order from the format library's fragment layout, and a fused epilogue
+    (accumulate, bias, relu/gelu, conversion) predicated on R and N.
+
+    The op gets a `vnm.gpu_kernel` symbol reference to its kernel, and the
+    module a `vnm.launch_contracts` array describing each kernel's
+    parameters, grid, block and shared memory for the host that launches
+    it (see `vnm-dump-kernels`). Unsupported configurations are errors that
+    say why.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def VNMDumpKernels : Pass<"vnm-dump-kernels", "mlir::ModuleOp"> {
+  let summary = "Write GPU binaries and launch contracts to files";
+  let description = [{
+    After `gpu-module-to-binary`: writes each `gpu.binary` object to
+    `<output-dir>/<binary>.ptx` (format isa) or `.cubin` (format bin), and
+    each entry of the module's `vnm.launch_contracts` to
+    `<output-dir>/<kernel>.json`. The IR is left unchanged.
+  }];
+  let options = [
+    Option<"outputDir", "output-dir", "std::string", /*default=*/"\"\"",
+           "Directory the files are written to (created if missing)">
+  ];
+}
+
 #endif // VNM_CONVERSION_PASSES_TD

@@ -14,6 +14,14 @@ llvm::StringRef getCPUPipelineText();
 /// Appends the CPU pipeline to `pm` (anchored on a builtin.module).
 llvm::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm);
 
+/// The passes of `vnm-lower-to-nvvm-pipeline` for the given options.
+std::string getNVVMPipelineText(llvm::StringRef chip, llvm::StringRef features,
+                                llvm::StringRef format, unsigned optLevel,
+                                llvm::StringRef dumpDir);
+
+/// Registers `vnm-lower-to-nvvm-pipeline`.
+void registerNVVMPipeline();
+
 /// Registers every named vnm pipeline with the pass registry.
 void registerVNMPipelines();
 

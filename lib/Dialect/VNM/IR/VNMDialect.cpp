@@ -89,3 +89,50 @@ EncodingAttr vnm::getVNMEncoding(Type type) {
     return {};
   return dyn_cast_or_null<EncodingAttr>(tensorType.getEncoding());
 }
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult VNMDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attribute) {
+  if (attribute.getName() != "vnm.encoding")
+    return op->emitError() << "unknown vnm argument attribute '"
+                           << attribute.getName().getValue() << "'";
+  if (!isa<EncodingAttr>(attribute.getValue()))
+    return op->emitError() << "'vnm.encoding' on argument " << argIndex
+                           << " must be a #vnm.encoding<...>, got "
+                           << attribute.getValue();
+  return success();
+}
+
+LogicalResult VNMDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  Attribute value = attribute.getValue();
+  if (name == "vnm.encoding") {
+    if (!isa<EncodingAttr>(value))
+      return op->emitError()
+             << "'vnm.encoding' must be a #vnm.encoding<...>, got " << value;
+    return success();
+  }
+  if (name == "vnm.gpu_kernel") {
+    if (!isa<SymbolRefAttr>(value))
+      return op->emitError()
+             << "'vnm.gpu_kernel' must be a symbol reference, got " << value;
+    return success();
+  }
+  if (name == "vnm.launch_contracts") {
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array || !llvm::all_of(array, [](Attribute contract) {
+          auto dict = dyn_cast<DictionaryAttr>(contract);
+          return dict && dict.getAs<StringAttr>("kernel");
+        }))
+      return op->emitError() << "'vnm.launch_contracts' must be an array of "
+                                "dictionaries naming their kernel";
+    return success();
+  }
+  return op->emitError() << "unknown vnm attribute '" << name << "'";
+}

@@ -39,6 +39,10 @@ def VNM_Dialect : Dialect {
                            "::mlir::tensor::TensorDialect"];
   // Folding vnm.prune of a constant yields a constant (an arith.constant).
   let hasConstantMaterializer = 1;
+  // vnm.encoding on function arguments and linalg ops (vnm-sparsify),
+  // vnm.gpu_kernel and vnm.launch_contracts (vnm-lower-to-gpu).
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
 }
 
 #endif // VNM_DIALECT_VNM_IR_VNMDIALECT_TD

@@ -1,0 +1,92 @@
+//===- KernelIRBuilder.cpp - building blocks of generated GPU kernels -----===//
+
+#include "KernelIRBuilder.h"
+
+using namespace mlir;
+using namespace vnm::kernel;
+
+Value KernelIRBuilder::c32(int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+Value KernelIRBuilder::c64(int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 64);
+}
+Value KernelIRBuilder::add(Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::sub(Value x, Value y) {
+  return arith::SubIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::mul(Value x, Value y) {
+  return arith::MulIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::divu(Value x, Value y) {
+  return arith::DivUIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::remu(Value x, Value y) {
+  return arith::RemUIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::bitAnd(Value x, Value y) {
+  return arith::AndIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::bitXor(Value x, Value y) {
+  return arith::XOrIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::shl(Value x, Value y) {
+  return arith::ShLIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::shru(Value x, Value y) {
+  return arith::ShRUIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::ult(Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+}
+Value KernelIRBuilder::andI1(Value x, Value y) {
+  return arith::AndIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::select(Value c, Value x, Value y) {
+  return arith::SelectOp::create(b, loc, c, x, y);
+}
+Value KernelIRBuilder::zext64(Value x) {
+  return arith::ExtUIOp::create(b, loc, i64(), x);
+}
+
+Value KernelIRBuilder::offsetBytes(Value base, Value byteOffset) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{byteOffset});
+}
+
+Value KernelIRBuilder::load(Type type, Value ptr, unsigned alignment) {
+  return LLVM::LoadOp::create(b, loc, type, ptr, alignment);
+}
+
+void KernelIRBuilder::store(Value value, Value ptr, unsigned alignment) {
+  LLVM::StoreOp::create(b, loc, value, ptr, alignment);
+}
+
+Value KernelIRBuilder::threadIdX() {
+  return NVVM::ThreadIdXOp::create(b, loc, i32());
+}
+Value KernelIRBuilder::blockIdX() {
+  return NVVM::BlockIdXOp::create(b, loc, i32());
+}
+Value KernelIRBuilder::blockIdY() {
+  return NVVM::BlockIdYOp::create(b, loc, i32());
+}
+
+void KernelIRBuilder::ifThen(Value cond, function_ref<void()> thenBody) {
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  thenBody();
+}
+
+void KernelIRBuilder::ifThenElse(Value cond, function_ref<void()> thenBody,
+                                 function_ref<void()> elseBody) {
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  thenBody();
+  b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+  elseBody();
+}

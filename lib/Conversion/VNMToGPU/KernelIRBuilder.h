@@ -1,0 +1,80 @@
+//===- KernelIRBuilder.h - building blocks of generated GPU kernels -*- C++
+//-*-//
+//
+// Kernels are built at the level of the LLVM and NVVM dialects (raw global
+// and shared pointers, 32-bit index arithmetic) inside a gpu.func with scf
+// control flow: the data movement of a tensor-core kernel is explicit about
+// bytes, lanes and registers, which memref-level IR would hide.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_LIB_CONVERSION_VNMTOGPU_KERNELIRBUILDER_H
+#define VNM_LIB_CONVERSION_VNMTOGPU_KERNELIRBUILDER_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace vnm::kernel {
+
+/// Address spaces of NVPTX.
+inline constexpr unsigned kGlobalSpace = 1;
+inline constexpr unsigned kSharedSpace = 3;
+
+class KernelIRBuilder {
+public:
+  KernelIRBuilder(mlir::OpBuilder &builder, mlir::Location loc)
+      : b(builder), loc(loc) {}
+
+  mlir::OpBuilder &builder() { return b; }
+  mlir::Location location() const { return loc; }
+
+  mlir::Type i32() { return b.getI32Type(); }
+  mlir::Type i64() { return b.getI64Type(); }
+  mlir::Type f32() { return b.getF32Type(); }
+  mlir::Type pointer(unsigned space) {
+    return mlir::LLVM::LLVMPointerType::get(b.getContext(), space);
+  }
+
+  // 32-bit integer arithmetic (thread and tile indices).
+  mlir::Value c32(int64_t value);
+  mlir::Value c64(int64_t value);
+  mlir::Value add(mlir::Value x, mlir::Value y);
+  mlir::Value sub(mlir::Value x, mlir::Value y);
+  mlir::Value mul(mlir::Value x, mlir::Value y);
+  mlir::Value divu(mlir::Value x, mlir::Value y);
+  mlir::Value remu(mlir::Value x, mlir::Value y);
+  mlir::Value bitAnd(mlir::Value x, mlir::Value y);
+  mlir::Value bitXor(mlir::Value x, mlir::Value y);
+  mlir::Value shl(mlir::Value x, mlir::Value y);
+  mlir::Value shru(mlir::Value x, mlir::Value y);
+  mlir::Value ult(mlir::Value x, mlir::Value y);
+  mlir::Value andI1(mlir::Value x, mlir::Value y);
+  mlir::Value select(mlir::Value c, mlir::Value x, mlir::Value y);
+  mlir::Value zext64(mlir::Value x);
+
+  /// `base + byteOffset` (offset i32 or i64).
+  mlir::Value offsetBytes(mlir::Value base, mlir::Value byteOffset);
+  mlir::Value load(mlir::Type type, mlir::Value ptr, unsigned alignment);
+  void store(mlir::Value value, mlir::Value ptr, unsigned alignment);
+
+  mlir::Value threadIdX();
+  mlir::Value blockIdX();
+  mlir::Value blockIdY();
+
+  /// Builds `if (cond) { then(); }`.
+  void ifThen(mlir::Value cond, llvm::function_ref<void()> thenBody);
+  /// Builds `if (cond) { then(); } else { otherwise(); }`.
+  void ifThenElse(mlir::Value cond, llvm::function_ref<void()> thenBody,
+                  llvm::function_ref<void()> elseBody);
+
+private:
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+};
+
+} // namespace vnm::kernel
+
+#endif // VNM_LIB_CONVERSION_VNMTOGPU_KERNELIRBUILDER_H

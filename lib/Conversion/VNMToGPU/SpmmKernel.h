@@ -1,0 +1,76 @@
+//===- SpmmKernel.h - the generated V:N:M sparse-tensor-core SpMM -*- C++ -*-=//
+//
+// One kernel computes Y = act(A * B [+ Y] [+ bias]) for an R x K V:N:M
+// matrix A (f16/bf16, in the format library's fragment layout), a dense
+// K x N matrix B and f32 accumulation:
+//
+// * a thread block owns a BM x BN tile of Y (BM rows inside one V block, so
+//   one column-loc serves the whole tile); 4 warps in 2 x 2, each 32 x 64;
+// * the K loop walks pairs of k-tiles (a k-tile = 8 groups = one m16n8k32
+//   mma.sp step); each pair's 64 gathered rows of B (row g*M + colidx[g][j]
+//   for the tile's groups g) are copied to shared memory with 16-byte
+//   cp.async into an S-stage ring, zero-filled past K and N;
+// * shared rows are XOR-swizzled by 16-byte chunk so that the transposing
+//   ldmatrix.x4 that loads B fragments hits 8 distinct bank groups;
+// * A fragments and metadata words are read straight from global memory in
+//   the lane order mma.sp consumes (one 16-byte and one 4-byte load per lane);
+//   a k-tile pair shares one metadata register (selectors 0 and 1);
+// * the epilogue adds the accumulator and bias, applies the activation,
+//   converts, and stores pairs of columns, predicated on R and N.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_LIB_CONVERSION_VNMTOGPU_SPMMKERNEL_H
+#define VNM_LIB_CONVERSION_VNMTOGPU_SPMMKERNEL_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include "vnm/Dialect/VNM/IR/VNM.h"
+
+#include <string>
+
+namespace vnm::kernel {
+
+struct SpmmKernelConfig {
+  // Problem (static except N).
+  mlir::Type elementType; ///< f16 or bf16
+  mlir::Type resultType;  ///< f16, bf16 or f32
+  int64_t v = 0, n = 0, m = 0;
+  int64_t rows = 0, cols = 0; ///< R, K
+  bool accumulate = false;
+  bool hasBias = false;
+  Activation activation = Activation::none;
+
+  // Tiling.
+  int64_t blockM = 64, blockN = 128, warpsM = 2, warpsN = 2, stages = 3;
+
+  int64_t threads() const { return 32 * warpsM * warpsN; }
+  int64_t groups() const { return (cols + m - 1) / m; }
+  /// k-tiles holding data (8 groups each) and k-tiles of the fragment
+  /// arrays (groups padded to 16, so always even).
+  int64_t dataKTiles() const { return (groups() + 7) / 8; }
+  int64_t fragmentKTiles() const { return (groups() + 15) / 16 * 2; }
+  int64_t kTilePairs() const { return (dataKTiles() + 1) / 2; }
+  int64_t stageBytes() const { return 64 * blockN * 2; }
+  int64_t sharedBytes() const { return stages * stageBytes(); }
+  int64_t gridY() const { return (rows + blockM - 1) / blockM; }
+};
+
+/// Why `config` cannot be generated, or an empty string.
+std::string checkSpmmKernelConfig(const SpmmKernelConfig &config);
+
+/// Kernel parameters, in order: fragment values, fragment metadata words,
+/// colidx (logical, u8), B, Y, bias (may be null), then i32 N, ldb, ldc
+/// (row strides in elements, multiples of 8).
+llvm::SmallVector<std::string> getSpmmKernelParameterNames();
+
+/// Builds the kernel `name` into `module`, and the shared buffer it uses.
+mlir::gpu::GPUFuncOp buildSpmmKernel(mlir::OpBuilder &builder,
+                                     mlir::gpu::GPUModuleOp module,
+                                     llvm::StringRef name,
+                                     const SpmmKernelConfig &config);
+
+} // namespace vnm::kernel
+
+#endif // VNM_LIB_CONVERSION_VNMTOGPU_SPMMKERNEL_H

@@ -1,0 +1,74 @@
+//===- NVVMPipeline.cpp - vnm-lower-to-nvvm-pipeline ----------------------===//
+//
+// From vnm ops on tensors to a gpu.binary of sparse-tensor-core kernels
+// (PTX or cubin) plus their launch contracts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vnm/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+namespace {
+struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("GPU architecture (sm_80, sm_90)"),
+                           llvm::cl::init("sm_90")};
+  // mma.sp::ordered_metadata needs PTX 8.5.
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX features"),
+                               llvm::cl::init("+ptx85")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu-module-to-binary format: isa (PTX, no CUDA "
+                     "needed), bin (cubin, needs ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level"),
+                            llvm::cl::init(3)};
+  Option<std::string> dumpDir{
+      *this, "dump-dir",
+      llvm::cl::desc("If set, write binaries and launch contracts there"),
+      llvm::cl::init("")};
+};
+} // namespace
+
+std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
+                                     StringRef format, unsigned optLevel,
+                                     StringRef dumpDir) {
+  std::string text =
+      llvm::formatv("canonicalize,"
+                    "vnm-expand-storage,"
+                    "one-shot-bufferize{{bufferize-function-boundaries "
+                    "function-boundary-type-conversion=identity-layout-map},"
+                    "vnm-lower-to-gpu,"
+                    "gpu.module(convert-scf-to-cf,"
+                    "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,"
+                    "reconcile-unrealized-casts),"
+                    "nvvm-attach-target{{chip={0} features={1} O={2}},"
+                    "gpu-module-to-binary{{format={3}}",
+                    chip, features, optLevel, format);
+  if (!dumpDir.empty())
+    text += ("," + llvm::Twine("vnm-dump-kernels{output-dir=") + dumpDir + "}")
+                .str();
+  return text;
+}
+
+void vnm::registerNVVMPipeline() {
+  PassPipelineRegistration<NVVMPipelineOptions>(
+      "vnm-lower-to-nvvm-pipeline",
+      "Compile vnm.spmm to sparse-tensor-core kernels (mma.sp) in a "
+      "gpu.binary, with launch contracts",
+      [](OpPassManager &pm, const NVVMPipelineOptions &options) {
+        std::string text =
+            getNVVMPipelineText(options.chip, options.features, options.format,
+                                options.optLevel, options.dumpDir);
+        if (failed(parsePassPipeline(text, pm)))
+          llvm::report_fatal_error("vnm-lower-to-nvvm-pipeline: invalid "
+                                   "pipeline text");
+      });
+}

@@ -1,0 +1,40 @@
+// Configurations the GPU kernel does not cover are errors that say why.
+// RUN: vnm-opt %s --vnm-lower-to-gpu --split-input-file -verify-diagnostics
+
+func.func @v16(%v: memref<64x2xf16>, %c: memref<4x1x4xi8>, %m: memref<64x2xi8>,
+               %x: memref<8x32xf16>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU spmm kernel needs v to be a multiple of its 64-row block tile (v = 16 and 32 run on the CPU path for now)}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xf16>, memref<4x1x4xi8>, memref<64x2xi8>, memref<8x32xf16>)
+      outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 16, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+func.func @int8(%v: memref<64x2xi8>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
+                %x: memref<8x32xi8>, %y: memref<64x32xi32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU spmm kernel takes f16 or bf16 operands}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xi8>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xi8>)
+      outs(%y : memref<64x32xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+func.func @dynamic_k(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
+                     %x: memref<?x32xf16>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the sparse operand's R and K must be static (the kernel is specialized on them)}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xf16>, memref<1x1x4xi8>, memref<64x2xi8>, memref<?x32xf16>)
+      outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+func.func @tensors(%v: tensor<64x2xf16>, %c: tensor<1x1x4xi8>, %m: tensor<64x2xi8>,
+                   %x: tensor<8x32xf16>, %y: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  // expected-error @+1 {{vnm-lower-to-gpu needs vnm.storage.spmm on memrefs; run --vnm-expand-storage and bufferization first}}
+  %r = vnm.storage.spmm ins(%v, %c, %m, %x : tensor<64x2xf16>, tensor<1x1x4xi8>, tensor<64x2xi8>, tensor<8x32xf16>)
+      outs(%y : tensor<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>} -> tensor<64x32xf32>
+  return %r : tensor<64x32xf32>
+}
