@@ -20,6 +20,25 @@ echo "== 2. encoded tensors expanded into storage arrays, then bufferized"
   --one-shot-bufferize=bufferize-function-boundaries --canonicalize
 
 echo
-echo "== 3. the weight's format: storage sizes and pruning statistics"
+echo "== 3. GPU code: the spmm as a sparse-tensor-core kernel (PTX for sm_90)"
+GPU_DIR="$BUILD_DIR/example-gpu"
+rm -rf "$GPU_DIR"
+"$VNM_OPT" "$EXAMPLE" -o "$GPU_DIR.mlir" \
+  --vnm-lower-to-nvvm-pipeline="chip=sm_90 features=+ptx85 format=isa dump-dir=$GPU_DIR"
+ls -l "$GPU_DIR"
+echo "-- key instructions in $GPU_DIR/vnm_kernels.ptx:"
+grep -oE "mma\.sp::ordered_metadata[a-z0-9.:]*|ldmatrix[a-z0-9.]*|cp\.async\.cg\.shared\.global" \
+  "$GPU_DIR/vnm_kernels.ptx" | sort | uniq -c
+PTXAS="$(command -v ptxas || true)"
+[[ -z "$PTXAS" && -x /usr/local/cuda/bin/ptxas ]] && PTXAS=/usr/local/cuda/bin/ptxas
+if [[ -n "$PTXAS" ]]; then
+  echo "-- ptxas -arch=sm_90:"
+  "$PTXAS" -arch=sm_90 -v "$GPU_DIR/vnm_kernels.ptx" -o "$GPU_DIR/vnm_kernels.cubin" 2>&1
+fi
+echo "-- launch contract $GPU_DIR/spmm_0.json:"
+cat "$GPU_DIR/spmm_0.json"
+
+echo
+echo "== 4. the weight's format: storage sizes and pruning statistics"
 "$BUILD_DIR/bin/vnm-format-info" --rows=4096 --cols=4096 --type=f16 \
   --v=64 --n=2 --m=8

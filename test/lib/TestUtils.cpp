@@ -44,6 +44,19 @@ _mlir_ciface_vnm_test_fill_random(StridedMemRefType<float, 2> *m) {
     }
 }
 
+/// Sets the last row (`axis` 0) or last column (`axis` 1) to NaN: a test
+/// that hands the op only the rest of the matrix (a slice) then fails if the
+/// op reads one row or column past what it was given.
+VNM_TEST_EXPORT void
+_mlir_ciface_vnm_test_poison_edge(StridedMemRefType<float, 2> *m,
+                                  int64_t axis) {
+  int64_t rows = m->sizes[0], cols = m->sizes[1];
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      if ((axis == 0 && i == rows - 1) || (axis == 1 && j == cols - 1))
+        m->data[m->offset + i * m->strides[0] + j * m->strides[1]] = NAN;
+}
+
 /// Compares `actual` with `expected` elementwise: passes when
 /// max |actual - expected| <= tolerance * max(1, max |expected|). Shapes must
 /// agree. Prints one line that FileCheck reads.

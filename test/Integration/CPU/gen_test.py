@@ -9,10 +9,13 @@ line per check (vnm_test_compare). Checks:
 
   spmm:  1  decompress(compress(W)) == prune(W)             (exact)
          2  spmm(compress(W), X) [+acc][+bias][act]  vs  act(D X + acc + bias)
-  sddmm: 1  decompress(sddmm(A, B, compress(W)))  vs  (A B) masked by D != 0
+  sddmm: 1  decompress(compress(W)) == prune(W)             (exact)
+         2  decompress(sddmm(A, B, compress(W)))  vs  (A B) masked by D != 0
 
 where D = decompress(compress(W)). W has no zeros, so D != 0 marks exactly
-the kept entries.
+the kept entries. The dense operand read through the sparse structure (X for
+spmm, B for sddmm) is a slice of a buffer whose next row or column is NaN,
+so reading one past the matrix shows up as NaN.
 """
 
 import argparse
@@ -35,18 +38,37 @@ class Program:
         self.counter += 1
         return f"%{stem}{self.counter}"
 
-    def random_matrix(self, rows, cols, elem):
-        """A rows x cols tensor of `elem` filled with random values."""
+    def random_matrix(self, rows, cols, elem, poison_axis=None):
+        """A rows x cols tensor of `elem` filled with random values.
+
+        With `poison_axis` the data is allocated one row (0) or column (1)
+        larger, that edge is set to NaN, and the tensor is a slice without
+        it: an op reading past its operand then produces NaN."""
+        full_rows = rows + (poison_axis == 0)
+        full_cols = cols + (poison_axis == 1)
         buf = self.fresh("buf")
         dyn = self.fresh("dyn")
-        self.emit(f"{buf} = memref.alloc() : memref<{rows}x{cols}xf32>")
-        self.emit(f"{dyn} = memref.cast {buf} : memref<{rows}x{cols}xf32> "
+        self.emit(f"{buf} = memref.alloc() : memref<{full_rows}x{full_cols}xf32>")
+        self.emit(f"{dyn} = memref.cast {buf} : memref<{full_rows}x{full_cols}xf32> "
                   f"to memref<?x?xf32>")
         self.emit(f"func.call @vnm_test_fill_random({dyn}) : (memref<?x?xf32>) -> ()")
+        if poison_axis is not None:
+            axis = self.fresh("axis")
+            self.emit(f"{axis} = arith.constant {poison_axis} : i64")
+            self.emit(f"func.call @vnm_test_poison_edge({dyn}, {axis}) : "
+                      f"(memref<?x?xf32>, i64) -> ()")
         t = self.fresh("t")
         self.emit(f"{t} = bufferization.to_tensor {buf} restrict : "
-                  f"memref<{rows}x{cols}xf32> to tensor<{rows}x{cols}xf32>")
-        return self.convert(t, rows, cols, "f32", elem)
+                  f"memref<{full_rows}x{full_cols}xf32> to "
+                  f"tensor<{full_rows}x{full_cols}xf32>")
+        full = self.convert(t, full_rows, full_cols, "f32", elem)
+        if poison_axis is None:
+            return full
+        view = self.fresh("view")
+        self.emit(f"{view} = tensor.extract_slice {full}[0, 0] [{rows}, {cols}] "
+                  f"[1, 1] : tensor<{full_rows}x{full_cols}x{elem}> to "
+                  f"tensor<{rows}x{cols}x{elem}>")
+        return view
 
     def convert(self, value, rows, cols, src, dst):
         """Elementwise extf/truncf of a rows x cols tensor."""
@@ -111,6 +133,8 @@ module {{
       attributes {{llvm.emit_c_interface}}
   func.func private @vnm_test_compare(i64, memref<?x?xf32>, memref<?x?xf32>, f64)
       attributes {{llvm.emit_c_interface}}
+  func.func private @vnm_test_poison_edge(memref<?x?xf32>, i64)
+      attributes {{llvm.emit_c_interface}}
   func.func @main() {{
 {body}
     return
@@ -125,7 +149,8 @@ def spmm(p):
     out = a.out_type or "f32"
     enc = f"#vnm.encoding<v = {a.v}, n = {a.n}, m = {a.m}>"
     w = p.random_matrix(R, K, T)
-    x = p.random_matrix(K, N, T)
+    # Row K of the rhs buffer is NaN: the product must never read it.
+    x = p.random_matrix(K, N, T, poison_axis=0)
     p.emit(f"%s = vnm.compress {w} : tensor<{R}x{K}x{T}> -> !enc")
     p.emit(f"%pruned = vnm.prune {w} {{encoding = {enc}}} : tensor<{R}x{K}x{T}> "
            f"-> tensor<{R}x{K}x{T}>")
@@ -218,9 +243,14 @@ def sddmm(p):
     out = a.out_type or "f32"
     w = p.random_matrix(R, K, T)
     lhs = p.random_matrix(R, D, T)
-    rhs = p.random_matrix(D, K, T)
+    # Column K of the rhs buffer is NaN: sampling must never read it.
+    rhs = p.random_matrix(D, K, T, poison_axis=1)
     enc = f"#vnm.encoding<v = {a.v}, n = {a.n}, m = {a.m}>"
     p.emit(f"%s = vnm.compress {w} : tensor<{R}x{K}x{T}> -> !enc")
+    # The mask below comes from decompress; check it against the format
+    # library's pruning first, so that both sides cannot share an error.
+    p.emit(f"%pruned = vnm.prune {w} {{encoding = {enc}}} : tensor<{R}x{K}x{T}> "
+           f"-> tensor<{R}x{K}x{T}>")
     p.emit(f"%t = vnm.sddmm {lhs}, {rhs}, %s : tensor<{R}x{D}x{T}>, "
            f"tensor<{D}x{K}x{T}>, !enc -> tensor<{R}x{K}x{out}, {enc}>")
     p.emit(f"%dt = vnm.decompress %t : tensor<{R}x{K}x{out}, {enc}> -> "
@@ -242,8 +272,9 @@ def sddmm(p):
     p.emit("  %r = arith.select %kept, %v, %z : f32")
     p.emit("  linalg.yield %r : f32")
     p.emit(f"}} -> tensor<{R}x{K}xf32>")
+    p.compare(1, dp32, p.convert("%pruned", R, K, T, "f32"), R, K, 0.0)
     tol = TOLERANCE[out]
-    p.compare(1, dt32, "%masked", R, K, tol)
+    p.compare(2, dt32, "%masked", R, K, tol)
 
 
 def main():

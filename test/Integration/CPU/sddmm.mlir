@@ -19,4 +19,5 @@
 
 // CHECK: vnm-test: seed
 // CHECK: vnm-compare 1: PASS
+// CHECK: vnm-compare 2: PASS
 // CHECK-NOT: FAIL
