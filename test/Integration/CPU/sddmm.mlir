@@ -16,6 +16,8 @@
 // RUN: %gen-test sddmm --v 32 --m 32 --type f32 --out-type f32 --rows 67 --cols 99 --depth 9 | vnm-opt --vnm-lower-to-cpu-pipeline | %run-cpu | FileCheck %s
 // RUN: %gen-test sddmm --v 32 --m 32 --type f16 --rows 64 --cols 128 --depth 16 | vnm-opt --vnm-lower-to-cpu-pipeline | %run-cpu | FileCheck %s
 // RUN: %gen-test sddmm --v 32 --m 32 --type f16 --out-type f16 --rows 67 --cols 99 --depth 9 | vnm-opt --vnm-lower-to-cpu-pipeline | %run-cpu | FileCheck %s
+// K = 2M + 1: padding slots at column K (the rhs buffer's NaN column).
+// RUN: %gen-test sddmm --v 16 --m 4 --type f32 --rows 19 --cols 9 --depth 5 | vnm-opt --vnm-lower-to-cpu-pipeline | %run-cpu | FileCheck %s
 
 // CHECK: vnm-test: seed
 // CHECK: vnm-compare 1: PASS
