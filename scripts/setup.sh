@@ -13,6 +13,23 @@ DEBIAN_PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
 )
 
+# The Python the build's tests run (ctest vnm-pytest, lit's generators): the
+# first python3 on PATH, as CMake would find it, passed to CMake explicitly so
+# both agree. Its packages for pytest come from Debian when it is Debian's own
+# (pip refuses to install there), else from pip at pinned versions.
+PYTHON="${VNM_PYTHON:-$(command -v python3 || echo /usr/bin/python3)}"
+PYTHON_PACKAGES=(numpy==2.3.5 pytest==8.4.2)
+python_has_test_packages() {
+  "$PYTHON" -c 'import numpy, pytest' 2>/dev/null
+}
+python_is_externally_managed() {
+  "$PYTHON" -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null
+}
+if [[ ! -x "$PYTHON" ]] || python_is_externally_managed; then
+  DEBIAN_PACKAGES+=(python3-numpy python3-pytest)
+fi
+
 missing=()
 for pkg in "${DEBIAN_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
@@ -26,9 +43,16 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
+PYTHON="$(command -v "$PYTHON")"
+if ! python_has_test_packages; then
+  echo "setup: installing ${PYTHON_PACKAGES[*]} for $PYTHON"
+  "$PYTHON" -m pip install --disable-pip-version-check "${PYTHON_PACKAGES[@]}"
+fi
+
 cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
   -DCMAKE_BUILD_TYPE=Release \
-  -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir
+  -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+  -DPython3_EXECUTABLE="$PYTHON"
 ninja -C "$BUILD_DIR"
 # Dialect and pass reference pages, generated from the ODS definitions.
 ninja -C "$BUILD_DIR" mlir-doc

@@ -18,7 +18,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.vnm_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["vnm-opt", "split-file"], tool_dirs)
+llvm_config.add_tool_substitutions(["vnm-opt", "vnm-capi-test", "split-file"],
+                                   tool_dirs)
 config.substitutions.append(("%vnm_src_root", config.vnm_src_root))
 
 # CPU integration tests: a generator writes the program, mlir-runner runs it

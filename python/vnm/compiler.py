@@ -1,0 +1,208 @@
+"""Compiling MLIR through vnm: parse, run a pass pipeline, print.
+
+IR crosses into and out of vnm as text (or bytecode), never as Python
+objects of another MLIR binding: a JAX or Torch-MLIR program is exported as
+text by its own MLIR and parsed here.
+
+    result = vnm.compile(mlir_text)                    # CPU pipeline
+    result = vnm.compile(mlir_text, pipeline="builtin.module(vnm-expand-storage)")
+    print(result.ir)
+
+A Compiler and its modules may be used from one thread at a time.
+"""
+
+import ctypes
+import weakref
+from dataclasses import dataclass
+from typing import Optional, Tuple, Union
+
+from . import _capi
+from ._capi import lib
+from ._errors import CompileError, Diagnostic
+
+# vnm ops on tensors down to the LLVM dialect (docs/pipeline.md); run the
+# result with mlir-runner and libvnm_cpu_runtime.so.
+CPU_PIPELINE = "builtin.module(vnm-lower-to-cpu-pipeline)"
+
+Source = Union[str, bytes]
+
+
+class Compiler:
+    """An MLIR context with every upstream dialect and vnm registered.
+
+    Creating one registers every upstream and vnm pass (once per process).
+    Each call records the diagnostics it produced in `diagnostics`; a failing
+    call raises CompileError carrying them. Use as a context manager, or call
+    close(), to release the context early; its modules are closed with it.
+    """
+
+    def __init__(self):
+        self._handle = lib.vnmCompilerCreate()
+        self._modules = weakref.WeakSet()
+
+    def __enter__(self) -> "Compiler":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def close(self) -> None:
+        handle = getattr(self, "_handle", None)
+        if handle is None or not handle.ptr:
+            return
+        for module in list(self._modules):
+            module.close()
+        lib.vnmCompilerDestroy(handle)
+        self._handle = _capi.Compiler(None)
+
+    def _checked_handle(self) -> _capi.Compiler:
+        if not self._handle.ptr:
+            raise ValueError("the compiler is closed")
+        return self._handle
+
+    @property
+    def diagnostics(self) -> Tuple[Diagnostic, ...]:
+        """The diagnostics of the last call on this compiler or its modules."""
+        handle = self._checked_handle()
+        return tuple(
+            Diagnostic(
+                _capi.SEVERITIES[lib.vnmCompilerGetDiagnosticSeverity(handle, i)],
+                _capi.read_string_ref(lib.vnmCompilerGetDiagnosticLocation(handle, i)),
+                _capi.read_string_ref(lib.vnmCompilerGetDiagnosticMessage(handle, i)),
+            )
+            for i in range(lib.vnmCompilerGetNumDiagnostics(handle))
+        )
+
+    def _check(self, status: _capi.Status) -> None:
+        if status.ptr:
+            diagnostics = self.diagnostics
+            raise CompileError(_capi.status_message(status), diagnostics)
+
+    def parse(self, source: Source, name: str = "<source>") -> "Module":
+        """Parses and verifies MLIR text (str or bytes) or bytecode (bytes).
+
+        `name` is the file name diagnostics locations refer to.
+        """
+        data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
+        source_ref, keep_source = _capi.string_ref(data)
+        name_ref, keep_name = _capi.string_ref(name.encode("utf-8"))
+        handle = _capi.Module()
+        status = lib.vnmModuleParse(
+            self._checked_handle(), source_ref, name_ref, ctypes.byref(handle)
+        )
+        del keep_source, keep_name
+        self._check(status)
+        module = Module(self, handle)
+        self._modules.add(module)
+        return module
+
+
+class Module:
+    """A builtin.module owned by a Compiler (see Compiler.parse)."""
+
+    def __init__(self, compiler: Compiler, handle: _capi.Module):
+        # Keeps the compiler (and its MLIR context) alive as long as the IR.
+        self._compiler = compiler
+        self._handle = handle
+
+    def __enter__(self) -> "Module":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def close(self) -> None:
+        handle = getattr(self, "_handle", None)
+        if handle is not None and handle.ptr:
+            lib.vnmModuleDestroy(handle)
+            self._handle = _capi.Module(None)
+
+    def _checked_handle(self) -> _capi.Module:
+        if not self._handle.ptr:
+            raise ValueError("the module is closed")
+        return self._handle
+
+    @property
+    def compiler(self) -> Compiler:
+        return self._compiler
+
+    def run(self, pipeline: str) -> "Module":
+        """Runs a textual pass pipeline in place and returns self.
+
+        The pipeline names its anchor: "builtin.module(canonicalize,cse)",
+        or "func.func(cse)" to run on every function.
+        """
+        pipeline_ref, keep = _capi.string_ref(pipeline.encode("utf-8"))
+        status = lib.vnmModuleRunPipeline(self._checked_handle(), pipeline_ref)
+        del keep
+        self._compiler._check(status)
+        return self
+
+    def to_text(self, *, generic: bool = False, debug_info: bool = False) -> str:
+        """The module as MLIR text, optionally in generic form or with locations."""
+        flags = (_capi.PRINT_GENERIC if generic else 0) | (
+            _capi.PRINT_DEBUG_INFO if debug_info else 0
+        )
+        text = _capi.String()
+        status = lib.vnmModulePrint(self._checked_handle(), flags, ctypes.byref(text))
+        self._compiler._check(status)
+        return _capi.take_string(text).decode("utf-8")
+
+    def to_bytecode(self) -> bytes:
+        """The module as MLIR bytecode (Compiler.parse reads it back)."""
+        data = _capi.String()
+        status = lib.vnmModuleWriteBytecode(self._checked_handle(), ctypes.byref(data))
+        self._compiler._check(status)
+        return _capi.take_string(data)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    """What vnm.compile produced.
+
+    `ir` is the module after the pipeline, as MLIR text; `diagnostics` holds
+    the warnings and remarks emitted on the way. The GPU target will add its
+    artifacts (PTX or cubin per kernel, with each kernel's launch contract)
+    as further fields; the CPU pipeline produces none.
+    """
+
+    ir: str
+    pipeline: Optional[str]
+    diagnostics: Tuple[Diagnostic, ...] = ()
+
+    def __str__(self) -> str:
+        return self.ir
+
+
+def compile(
+    source: Source,
+    pipeline: Optional[str] = CPU_PIPELINE,
+    *,
+    name: str = "<source>",
+    generic: bool = False,
+    debug_info: bool = False,
+) -> CompileResult:
+    """Parses `source` (MLIR text or bytecode), runs `pipeline` on it (None:
+    parse and verify only) and returns the resulting IR.
+
+    Raises CompileError, with the MLIR diagnostics, when the source does not
+    parse or verify, when the pipeline is invalid, or when a pass fails.
+    """
+    with Compiler() as compiler:
+        diagnostics = []
+        module = compiler.parse(source, name)
+        diagnostics += compiler.diagnostics
+        if pipeline is not None:
+            module.run(pipeline)
+            diagnostics += compiler.diagnostics
+        ir = module.to_text(generic=generic, debug_info=debug_info)
+        return CompileResult(ir=ir, pipeline=pipeline, diagnostics=tuple(diagnostics))

@@ -1,0 +1,382 @@
+"""The V:N:M format library on numpy arrays (docs/format.md).
+
+Every function calls the C++ library (through libVNMCAPI.so), so Python,
+the compiler's constant folder and the CPU runtime prune and pack alike.
+
+Element types and the numpy arrays that hold them:
+
+    f16   np.float16
+    bf16  np.uint16 bit patterns, or ml_dtypes.bfloat16 if installed
+    f32   np.float32
+    i8    np.int8
+    i4    np.int8 holding values in [-8, 7] (pass dtype="i4")
+
+The element type is taken from the array unless `dtype` names it; it must
+be given for bf16 bit patterns (np.uint16) and for i4.
+
+    enc = vnm.format.Encoding(64, 2, 8)        # or (64, 2, 8) or "64:2:8"
+    c = vnm.format.compress(w, enc)            # w: R x K np.float16
+    assert (vnm.format.decompress(c) == vnm.format.prune(w, enc)).all()
+    frags = vnm.format.pack_fragments(c)       # mma.sp fragment storage
+
+Errors the library detects (bad encoding, inconsistent storage, i4 values
+out of range, ...) raise vnm.VNMError with the library's message; an array
+of the wrong numpy dtype raises TypeError.
+"""
+
+import ctypes
+from dataclasses import dataclass, fields
+from typing import NamedTuple, Optional, Tuple, Union
+
+import numpy as np
+
+from . import _capi
+from ._capi import lib
+from ._errors import VNMError
+
+ELEMENT_TYPES = tuple(_capi.ELEMENT_TYPES)
+
+
+class Encoding(NamedTuple):
+    """A V:N:M encoding: v in {16, 32, 64, 128, 256}, n in {1, 2}, 4 <= m <= 32."""
+
+    v: int
+    n: int
+    m: int
+
+    def __str__(self) -> str:
+        return f"{self.v}:{self.n}:{self.m}"
+
+
+EncodingLike = Union[Encoding, Tuple[int, int, int], str]
+
+
+def as_encoding(encoding: EncodingLike) -> Encoding:
+    """Converts (v, n, m) or "v:n:m" to an Encoding and validates it."""
+    try:
+        parts = encoding.split(":") if isinstance(encoding, str) else encoding
+        result = Encoding(*(int(x) for x in parts))
+    except (TypeError, ValueError) as error:
+        raise VNMError(
+            f"invalid encoding {encoding!r}: expected (v, n, m) or 'v:n:m'"
+        ) from error
+    _capi.check(lib.vnmFormatValidateEncoding(_c_encoding(result)))
+    return result
+
+
+def _c_encoding(encoding: Encoding) -> _capi.Encoding:
+    return _capi.Encoding(encoding.v, encoding.n, encoding.m)
+
+
+def _is_bfloat16(dtype: np.dtype) -> bool:
+    # ml_dtypes.bfloat16 without importing ml_dtypes, an optional dependency.
+    return dtype.name == "bfloat16" and dtype.itemsize == 2
+
+
+_NUMPY_TYPES = {
+    "f16": (np.dtype(np.float16),),
+    "bf16": (np.dtype(np.uint16),),
+    "f32": (np.dtype(np.float32),),
+    "i8": (np.dtype(np.int8),),
+    "i4": (np.dtype(np.int8),),
+}
+
+
+def _element_type(array_dtype: np.dtype, dtype: Optional[str]) -> str:
+    """The element type of an array, checked against an explicit `dtype`."""
+    if dtype is None:
+        if _is_bfloat16(array_dtype):
+            return "bf16"
+        for name in ("f16", "f32", "i8"):
+            if array_dtype == _NUMPY_TYPES[name][0]:
+                return name
+        if array_dtype == np.uint16:
+            raise TypeError("uint16 arrays are bf16 bit patterns only with dtype='bf16'")
+        raise TypeError(
+            f"no vnm element type for numpy {array_dtype}: use float16, float32, "
+            "int8, or uint16 with dtype='bf16' (int8 with dtype='i4')"
+        )
+    if dtype not in _capi.ELEMENT_TYPES:
+        raise VNMError(f"unknown element type {dtype!r}: expected one of {ELEMENT_TYPES}")
+    if array_dtype in _NUMPY_TYPES[dtype] or (dtype == "bf16" and _is_bfloat16(array_dtype)):
+        return dtype
+    raise TypeError(f"a {dtype} array must have numpy dtype {_NUMPY_TYPES[dtype][0]}, not {array_dtype}")
+
+
+def _matrix(array, name: str) -> np.ndarray:
+    array = np.ascontiguousarray(array)
+    if array.ndim != 2:
+        raise VNMError(f"{name} must be a 2-d array, got shape {array.shape}")
+    return array
+
+
+def _ptr(array: np.ndarray):
+    return array.ctypes.data_as(ctypes.c_void_p)
+
+
+def _u8(array: np.ndarray):
+    return array.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8))
+
+
+def _u32(array: np.ndarray):
+    return array.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32))
+
+
+@dataclass(frozen=True)
+class StorageShape:
+    """Sizes of the storage arrays of an R x K matrix, in elements of each
+    array (bytes where named so); see docs/format.md."""
+
+    rows: int
+    cols: int
+    groups: int
+    blocks: int
+    compressed_cols: int
+    dense_count: int
+    dense_bytes: int
+    value_count: int
+    value_bytes: int
+    colidx_count: int
+    meta_count: int
+    padded_rows: int
+    padded_groups: int
+    padded_compressed_cols: int
+    row_tiles: int
+    k_tiles: int
+    frag_value_count: int
+    frag_value_bytes: int
+    frag_meta_words: int
+
+
+assert [f.name for f in fields(StorageShape)] == [py for _, py in _capi.STORAGE_SHAPE_FIELDS]
+
+
+def _type_name(dtype) -> str:
+    """An element type name from a name ("f16", ...) or a numpy dtype."""
+    if isinstance(dtype, str):
+        if dtype not in _capi.ELEMENT_TYPES:
+            raise VNMError(f"unknown element type {dtype!r}: expected one of {ELEMENT_TYPES}")
+        return dtype
+    return _element_type(np.dtype(dtype), None)
+
+
+def storage_shape(encoding: EncodingLike, dtype, rows: int, cols: int) -> StorageShape:
+    """Storage sizes of an R x K matrix; `dtype` is an element type name
+    ("f16", "bf16", "f32", "i8", "i4") or a numpy dtype (np.float16, ...)."""
+    encoding = as_encoding(encoding)
+    dtype = _type_name(dtype)
+    out = _capi.StorageShape()
+    _capi.check(
+        lib.vnmFormatGetStorageShape(
+            _c_encoding(encoding), _capi.ELEMENT_TYPES[dtype], int(rows), int(cols), ctypes.byref(out)
+        )
+    )
+    return StorageShape(*(getattr(out, c_name) for c_name, _ in _capi.STORAGE_SHAPE_FIELDS))
+
+
+@dataclass(frozen=True, eq=False)
+class Compressed:
+    """The logical storage of an R x K matrix (docs/format.md):
+
+    values  R x 2G, the element type's numpy dtype
+    colidx  B x G x 4, uint8: each block's four column offsets per group
+    meta    R x 2G, uint8: positions (0..3) of the kept values
+
+    Constructing one checks the arrays' shapes and dtypes against `shape`,
+    `encoding` and `dtype` (not their contents: see verify_storage).
+    """
+
+    values: np.ndarray
+    colidx: np.ndarray
+    meta: np.ndarray
+    shape: Tuple[int, int]
+    encoding: Encoding
+    dtype: str
+
+    def __post_init__(self):
+        encoding = as_encoding(self.encoding)
+        rows, cols = (int(x) for x in self.shape)
+        dims = storage_shape(encoding, self.dtype, rows, cols)
+        values = np.ascontiguousarray(self.values)
+        _element_type(values.dtype, self.dtype)
+        expected = {
+            "values": (values, (rows, dims.compressed_cols)),
+            "colidx": (np.ascontiguousarray(self.colidx), (dims.blocks, dims.groups, 4)),
+            "meta": (np.ascontiguousarray(self.meta), (rows, dims.compressed_cols)),
+        }
+        for name, (array, shape) in expected.items():
+            if array.shape != shape:
+                raise VNMError(f"{name} has shape {array.shape}, expected {shape}")
+            if name != "values" and array.dtype != np.uint8:
+                raise TypeError(f"{name} must have numpy dtype uint8, not {array.dtype}")
+            object.__setattr__(self, name, array)
+        object.__setattr__(self, "shape", (rows, cols))
+        object.__setattr__(self, "encoding", encoding)
+
+
+@dataclass(frozen=True, eq=False)
+class Fragments:
+    """The fragment (mma.sp) storage of a matrix (docs/format.md):
+
+    values  frag_value_count elements of the element type's numpy dtype;
+            for i4, frag_value_bytes uint8 bytes holding two values each
+    meta    frag_meta_words uint32 words
+    """
+
+    values: np.ndarray
+    meta: np.ndarray
+    shape: Tuple[int, int]
+    encoding: Encoding
+    dtype: str
+
+    def __post_init__(self):
+        encoding = as_encoding(self.encoding)
+        rows, cols = (int(x) for x in self.shape)
+        dims = storage_shape(encoding, self.dtype, rows, cols)
+        values = np.ascontiguousarray(self.values)
+        if self.dtype == "i4":
+            if values.dtype != np.uint8:
+                raise TypeError(f"i4 fragment values must have numpy dtype uint8, not {values.dtype}")
+            count = dims.frag_value_bytes
+        else:
+            _element_type(values.dtype, self.dtype)
+            count = dims.frag_value_count
+        meta = np.ascontiguousarray(self.meta)
+        if meta.dtype != np.uint32:
+            raise TypeError(f"fragment meta must have numpy dtype uint32, not {meta.dtype}")
+        if values.shape != (count,):
+            raise VNMError(f"fragment values have shape {values.shape}, expected ({count},)")
+        if meta.shape != (dims.frag_meta_words,):
+            raise VNMError(f"fragment meta has shape {meta.shape}, expected ({dims.frag_meta_words},)")
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "meta", meta)
+        object.__setattr__(self, "shape", (rows, cols))
+        object.__setattr__(self, "encoding", encoding)
+
+
+def prune(dense, encoding: EncodingLike, *, dtype: Optional[str] = None) -> np.ndarray:
+    """The V:N:M pruning of `dense`: kept entries bit-exact, the others +0."""
+    encoding = as_encoding(encoding)
+    dense = _matrix(dense, "dense")
+    element_type = _element_type(dense.dtype, dtype)
+    pruned = np.empty_like(dense)
+    rows, cols = dense.shape
+    _capi.check(
+        lib.vnmFormatPrune(
+            _c_encoding(encoding),
+            _capi.ELEMENT_TYPES[element_type],
+            _ptr(dense),
+            rows,
+            cols,
+            _ptr(pruned),
+        )
+    )
+    return pruned
+
+
+def compress(dense, encoding: EncodingLike, *, dtype: Optional[str] = None) -> Compressed:
+    """Prunes `dense` and returns its logical storage."""
+    encoding = as_encoding(encoding)
+    dense = _matrix(dense, "dense")
+    element_type = _element_type(dense.dtype, dtype)
+    rows, cols = dense.shape
+    dims = storage_shape(encoding, element_type, rows, cols)
+    values = np.empty((rows, dims.compressed_cols), dtype=dense.dtype)
+    colidx = np.empty((dims.blocks, dims.groups, 4), dtype=np.uint8)
+    meta = np.empty((rows, dims.compressed_cols), dtype=np.uint8)
+    _capi.check(
+        lib.vnmFormatCompress(
+            _c_encoding(encoding),
+            _capi.ELEMENT_TYPES[element_type],
+            _ptr(dense),
+            rows,
+            cols,
+            _ptr(values),
+            _u8(colidx),
+            _u8(meta),
+        )
+    )
+    return Compressed(values, colidx, meta, (rows, cols), encoding, element_type)
+
+
+def verify_storage(compressed: Compressed) -> None:
+    """Raises VNMError, naming the array and index, if the storage is not a
+    valid encoding (colidx ascending and < m, meta pairs ascending in 0..3,
+    zero values at padding columns, ...)."""
+    c = compressed
+    _capi.check(
+        lib.vnmFormatVerifyStorage(
+            _c_encoding(c.encoding),
+            _capi.ELEMENT_TYPES[c.dtype],
+            _ptr(c.values),
+            _u8(c.colidx),
+            _u8(c.meta),
+            *c.shape,
+        )
+    )
+
+
+def decompress(compressed: Compressed) -> np.ndarray:
+    """The dense R x K matrix a storage encodes (+0 where nothing is kept).
+    The storage is verified first."""
+    c = compressed
+    dense = np.empty(c.shape, dtype=c.values.dtype)
+    _capi.check(
+        lib.vnmFormatDecompress(
+            _c_encoding(c.encoding),
+            _capi.ELEMENT_TYPES[c.dtype],
+            _ptr(c.values),
+            _u8(c.colidx),
+            _u8(c.meta),
+            *c.shape,
+            _ptr(dense),
+        )
+    )
+    return dense
+
+
+def pack_fragments(compressed: Compressed) -> Fragments:
+    """Converts the logical values and meta to fragment storage (colidx has
+    no fragment form and stays logical)."""
+    c = compressed
+    dims = storage_shape(c.encoding, c.dtype, *c.shape)
+    if c.dtype == "i4":
+        values = np.zeros(dims.frag_value_bytes, dtype=np.uint8)
+    else:
+        values = np.zeros(dims.frag_value_count, dtype=c.values.dtype)
+    meta = np.zeros(dims.frag_meta_words, dtype=np.uint32)
+    _capi.check(
+        lib.vnmFormatPackFragments(
+            _c_encoding(c.encoding),
+            _capi.ELEMENT_TYPES[c.dtype],
+            _ptr(c.values),
+            _u8(c.meta),
+            *c.shape,
+            _ptr(values),
+            _u32(meta),
+        )
+    )
+    return Fragments(values, meta, c.shape, c.encoding, c.dtype)
+
+
+def unpack_fragments(fragments: Fragments) -> Tuple[np.ndarray, np.ndarray]:
+    """Inverse of pack_fragments: the logical (values, meta)."""
+    f = fragments
+    rows, cols = f.shape
+    dims = storage_shape(f.encoding, f.dtype, rows, cols)
+    value_dtype = np.int8 if f.dtype == "i4" else f.values.dtype
+    values = np.empty((rows, dims.compressed_cols), dtype=value_dtype)
+    meta = np.empty((rows, dims.compressed_cols), dtype=np.uint8)
+    _capi.check(
+        lib.vnmFormatUnpackFragments(
+            _c_encoding(f.encoding),
+            _capi.ELEMENT_TYPES[f.dtype],
+            _ptr(f.values),
+            _u32(f.meta),
+            rows,
+            cols,
+            _ptr(values),
+            _u8(meta),
+        )
+    )
+    return values, meta
