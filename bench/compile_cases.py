@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Compiles the SpMM benchmark kernels with vnm-opt (on this machine).
+
+For every distinct (R, K, V, M, dtype) of cases.py it writes a one-op MLIR
+program, runs `vnm-opt --vnm-lower-to-nvvm-pipeline` and keeps the PTX and
+the launch contract under bench/build/kernels/<name>/. With ptxas available
+it also records registers and spills. A manifest lists everything the device
+step needs; bench/build is what travels to the GPU machine.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import cases as case_matrix
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def program(rows, cols, v, m, dtype):
+    enc = f"#vnm.encoding<v = {v}, n = 2, m = {m}>"
+    w = f"tensor<{rows}x{cols}x{dtype}, {enc}>"
+    return f"""func.func @spmm(%w: {w}, %x: tensor<{cols}x?x{dtype}>) -> tensor<{rows}x?x{dtype}> {{
+  %y = vnm.spmm %w, %x : {w}, tensor<{cols}x?x{dtype}> -> tensor<{rows}x?x{dtype}>
+  return %y : tensor<{rows}x?x{dtype}>
+}}
+"""
+
+
+def compile_one(vnm_opt, ptxas, out_dir, key):
+    rows, cols, v, m, dtype = key
+    name = case_matrix.case_name(rows, cols, v, m, dtype)
+    kdir = os.path.join(out_dir, name)
+    os.makedirs(kdir, exist_ok=True)
+    src = os.path.join(kdir, "spmm.mlir")
+    with open(src, "w") as f:
+        f.write(program(rows, cols, v, m, dtype))
+    subprocess.run([vnm_opt, src, "-o", os.devnull,
+                    f"--vnm-lower-to-nvvm-pipeline=chip=sm_90 features=+ptx85 "
+                    f"format=isa dump-dir={kdir}"], check=True)
+    info = {"name": name, "ptx": f"{name}/vnm_kernels.ptx",
+            "contract": f"{name}/spmm_0.json"}
+    if ptxas:
+        res = subprocess.run([ptxas, "-arch=sm_90", "-v",
+                              os.path.join(kdir, "vnm_kernels.ptx"), "-o",
+                              os.devnull], capture_output=True, text=True,
+                             check=True)
+        regs = re.search(r"Used (\d+) registers", res.stderr)
+        spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads",
+                          res.stderr)
+        info["registers"] = int(regs.group(1)) if regs else None
+        info["spill_bytes"] = (int(spill.group(1)) + int(spill.group(2))
+                               if spill else None)
+    return info
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--vnm-opt", default=os.path.join(ROOT, "build", "bin",
+                                                      "vnm-opt"))
+    ap.add_argument("--format-lib", default=os.path.join(
+        ROOT, "build", "lib", "libVNMFormatC.so"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "build"))
+    args = ap.parse_args()
+
+    ptxas = shutil.which("ptxas") or (
+        "/usr/local/cuda/bin/ptxas"
+        if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+    kernels_dir = os.path.join(args.out, "kernels")
+    os.makedirs(kernels_dir, exist_ok=True)
+    cases = case_matrix.all_cases()
+    keys = sorted({(c["rows"], c["cols"], c["v"], c["m"], c["dtype"])
+                   for c in cases})
+    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        kernels = list(pool.map(
+            lambda k: compile_one(args.vnm_opt, ptxas, kernels_dir, k), keys))
+    shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
+    manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels}}
+    with open(os.path.join(args.out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    spills = [k for k in kernels if k.get("spill_bytes")]
+    print(f"compiled {len(kernels)} kernels for {len(cases)} cases "
+          f"({'ptxas: ' + str(len(spills)) + ' with spills' if ptxas else 'no ptxas'})")
+    return 1 if spills else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

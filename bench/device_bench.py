@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""SpMM correctness and speed on the GPU machine (run there, by run.sh).
+
+Needs bench/build from compile_cases.py (PTX, launch contracts, the format
+library). For every case of the manifest:
+
+1. a fresh random weight W (normal, f16/bf16) is pruned, compressed and
+   packed into the fragment layout by the format library (one source of
+   truth for the format; in parallel worker processes);
+2. correctness: fresh random B, output poisoned with NaN, one launch; every
+   element must be written and ||Y - ref|| / ||ref|| <= 1e-2 against a
+   float32 product of the pruned dense W (torch, upcast operands);
+3. speed, in the same run and on the same shapes: the generated kernel,
+   torch.mm (cuBLAS, dense) on the pruned W, and cuSPARSELt 2:4
+   (torch.sparse.to_sparse_semi_structured on a 2:4-pruned W) - CUDA events,
+   warm-up, median of the timed runs, inputs rotated among enough copies to
+   exceed the L2 cache.
+
+Writes results.csv and results.md to --out and prints the table last.
+"""
+
+import argparse
+import ctypes
+import datetime
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MMA_SP_F16_CEILING = 953.0  # TFLOP/s dense-equivalent for 2:4, measured
+L2_BYTES = 50 * 2**20
+ELEMENT_TYPES = {"f16": 0, "bf16": 1}
+
+
+# ----------------------------------------------------------------------------
+# The format library through its C API (libVNMFormatC.so).
+# ----------------------------------------------------------------------------
+class Encoding(ctypes.Structure):
+    _fields_ = [("v", ctypes.c_int64), ("n", ctypes.c_int64),
+                ("m", ctypes.c_int64)]
+
+
+class StorageShape(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_int64) for name in (
+        "rows", "cols", "groups", "blocks", "compressedCols", "denseCount",
+        "denseBytes", "valueCount", "valueBytes", "colidxCount", "metaCount",
+        "paddedRows", "paddedGroups", "paddedCompressedCols", "rowTiles",
+        "kTiles", "fragValueCount", "fragValueBytes", "fragMetaWords")]
+
+
+class Status(ctypes.Structure):
+    _fields_ = [("ptr", ctypes.c_void_p)]
+
+
+class StringRef(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_char_p), ("length", ctypes.c_size_t)]
+
+
+_lib = None
+
+
+def format_lib(path):
+    global _lib
+    if _lib is None:
+        _lib = ctypes.CDLL(path)
+        _lib.vnmStatusIsOk.restype = ctypes.c_bool
+        _lib.vnmStatusIsOk.argtypes = [Status]
+        _lib.vnmStatusGetMessage.restype = StringRef
+        _lib.vnmStatusGetMessage.argtypes = [Status]
+        _lib.vnmStatusDestroy.argtypes = [Status]
+        for fn in ("vnmFormatGetStorageShape", "vnmFormatCompress",
+                   "vnmFormatDecompress", "vnmFormatPackFragments"):
+            getattr(_lib, fn).restype = Status
+    return _lib
+
+
+def check(status):
+    lib = _lib
+    if not lib.vnmStatusIsOk(status):
+        msg = lib.vnmStatusGetMessage(status).data.decode()
+        lib.vnmStatusDestroy(status)
+        raise RuntimeError(msg)
+
+
+def ptr(a):
+    return a.ctypes.data_as(ctypes.c_void_p)
+
+
+def prepare(args):
+    """Worker: random weight -> pruned dense, fragments, colidx."""
+    lib_path, case, seed = args
+    lib = format_lib(lib_path)
+    rows, cols = case["rows"], case["cols"]
+    rng = np.random.default_rng(seed)
+    w32 = rng.standard_normal((rows, cols), dtype=np.float32)
+    if case["dtype"] == "f16":
+        w = w32.astype(np.float16).view(np.uint16)
+    else:  # bf16: round to nearest even from float32 bits
+        bits = w32.view(np.uint32)
+        w = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    enc = Encoding(case["v"], 2, case["m"])
+    etype = ELEMENT_TYPES[case["dtype"]]
+    shape = StorageShape()
+    check(lib.vnmFormatGetStorageShape(enc, etype, ctypes.c_int64(rows),
+                                       ctypes.c_int64(cols),
+                                       ctypes.byref(shape)))
+    values = np.empty(shape.valueCount, np.uint16)
+    colidx = np.empty(shape.colidxCount, np.uint8)
+    meta = np.empty(shape.metaCount, np.uint8)
+    t0 = time.time()
+    check(lib.vnmFormatCompress(enc, etype, ptr(w), ctypes.c_int64(rows),
+                                ctypes.c_int64(cols), ptr(values), ptr(colidx),
+                                ptr(meta)))
+    compress_s = time.time() - t0
+    pruned = np.empty((rows, cols), np.uint16)
+    check(lib.vnmFormatDecompress(enc, etype, ptr(values), ptr(colidx),
+                                  ptr(meta), ctypes.c_int64(rows),
+                                  ctypes.c_int64(cols), ptr(pruned)))
+    frag_values = np.empty(shape.fragValueBytes, np.uint8)
+    frag_meta = np.empty(shape.fragMetaWords, np.uint32)
+    check(lib.vnmFormatPackFragments(enc, etype, ptr(values), ptr(meta),
+                                     ctypes.c_int64(rows), ctypes.c_int64(cols),
+                                     ptr(frag_values), ptr(frag_meta)))
+    return dict(pruned=pruned, frag_values=frag_values, frag_meta=frag_meta,
+                colidx=colidx, seed=seed, compress_s=compress_s)
+
+
+# ----------------------------------------------------------------------------
+# GPU side.
+# ----------------------------------------------------------------------------
+def torch_dtype(torch, name):
+    return torch.float16 if name == "f16" else torch.bfloat16
+
+
+def median_ms(torch, fn, sets, warmup, runs, inner=10):
+    """Median over `runs` samples of the time per call; a sample times
+    `inner` back-to-back calls (rotating input sets) between two events, so
+    host launch overhead does not leave the GPU idle inside the sample."""
+    for i in range(warmup):
+        fn(sets[i % len(sets)])
+    torch.cuda.synchronize()
+    times = []
+    for i in range(runs):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for j in range(inner):
+            fn(sets[(i * inner + j) % len(sets)])
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / inner)
+    return float(np.median(times)), float(np.min(times)), float(np.max(times))
+
+
+def prune_2_4(torch, w):
+    """Keeps the 2 largest magnitudes of every 4 consecutive row entries."""
+    rows, cols = w.shape
+    g = w[:, : cols // 4 * 4].reshape(rows, -1, 4)
+    idx = g.abs().float().topk(2, dim=-1).indices
+    mask = torch.zeros_like(g, dtype=torch.bool).scatter_(-1, idx, True)
+    out = torch.zeros_like(w)
+    out[:, : cols // 4 * 4] = (g * mask).reshape(rows, -1)
+    return out
+
+
+def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
+    dev = torch.device("cuda")
+    dt = torch_dtype(torch, case["dtype"])
+    rows, cols, n = case["rows"], case["cols"], case["n"]
+    ld = (n + 7) // 8 * 8
+    contract = json.load(open(os.path.join(build_dir, "kernels",
+                                           kernel["contract"])))
+    module = cp.RawModule(path=os.path.join(build_dir, "kernels",
+                                            kernel["ptx"]))
+    fn = module.get_function(contract["kernel"])
+    grid = ((n + contract["grid_x_divisor"] - 1) // contract["grid_x_divisor"],
+            contract["grid_y"], 1)
+    block = tuple(contract["block"])
+
+    w = torch.from_numpy(prep["pruned"].view(np.int16)).view(dt).to(dev)
+    fv = torch.from_numpy(prep["frag_values"]).to(dev)
+    fm = torch.from_numpy(prep["frag_meta"].view(np.int32)).to(dev)
+    ci = torch.from_numpy(prep["colidx"]).to(dev)
+    dummy = torch.zeros(16, dtype=dt, device=dev)
+    set_bytes = 2 * (cols * ld + rows * ld)
+    nsets = max(2, min(8, math.ceil(3 * L2_BYTES / set_bytes)))
+    sets = []
+    for _ in range(nsets):
+        b = torch.randn(cols, ld, device=dev).to(dt)
+        y = torch.empty(rows, ld, dtype=dt, device=dev)
+        sets.append((b, y))
+    # Launch on torch's stream so that events and torch ops order with it.
+    cp.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream).use()
+
+    def launch(s):
+        b, y = s
+        fn(grid, block, (np.uint64(fv.data_ptr()), np.uint64(fm.data_ptr()),
+                         np.uint64(ci.data_ptr()), np.uint64(b.data_ptr()),
+                         np.uint64(y.data_ptr()), np.uint64(dummy.data_ptr()),
+                         np.int32(n), np.int32(ld), np.int32(ld)))
+
+    # Correctness on fresh data, output poisoned.
+    b, y = sets[0]
+    y.fill_(float("nan"))
+    launch(sets[0])
+    torch.cuda.synchronize()
+    cp.cuda.runtime.deviceSynchronize()  # surfaces launch errors
+    out = y[:, :n].float()
+    ref = w.float() @ b[:, :n].float()
+    written = not bool(torch.isnan(out).any())
+    rel = float((out - ref).norm() / ref.norm()) if written else float("nan")
+    correct = written and rel <= 1e-2
+
+    flops = 2.0 * rows * cols * n
+    t_vnm = median_ms(torch, launch, sets, args.warmup, args.runs)
+    t_cublas = median_ms(torch, lambda s: torch.mm(w, s[0][:, :n]), sets,
+                         args.warmup, args.runs)
+    key = (rows, cols, n, case["dtype"])
+    if key not in cusparselt_cache:
+        try:
+            from torch.sparse import to_sparse_semi_structured
+            w24 = to_sparse_semi_structured(prune_2_4(torch, w))
+            cusparselt_cache[key] = median_ms(
+                torch, lambda s: torch.mm(w24, s[0][:, :n]), sets,
+                args.warmup, args.runs)[0]
+        except Exception as e:  # shapes cuSPARSELt refuses
+            cusparselt_cache[key] = None
+            print(f"  cuSPARSELt n/a for {key}: {str(e).splitlines()[0][:100]}")
+    t_lt = cusparselt_cache[key]
+    tflops = flops / (t_vnm[0] * 1e-3) / 1e12
+    ceiling = MMA_SP_F16_CEILING * case["m"] / 4
+    return dict(
+        case=case["kernel"] + f"_n{n}", rows=rows, cols=cols, n=n, v=case["v"],
+        m=case["m"], dtype=case["dtype"], seed=prep["seed"],
+        written=written, rel_error=rel, correct=correct,
+        vnm_ms=t_vnm[0], vnm_min_ms=t_vnm[1], cublas_ms=t_cublas[0],
+        cusparselt_ms=t_lt, speedup_vs_cublas=t_cublas[0] / t_vnm[0],
+        speedup_vs_cusparselt=(t_lt / t_vnm[0]) if t_lt else None,
+        vnm_tflops=tflops, cublas_tflops=flops / (t_cublas[0] * 1e-3) / 1e12,
+        fraction_of_mma_sp_ceiling=tflops / ceiling,
+        registers=kernel.get("registers"), spill_bytes=kernel.get("spill_bytes"),
+        compress_s=prep["compress_s"])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--build", default=os.path.join(HERE, "build"))
+    ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=25)
+    ap.add_argument("--filter", default="", help="substring of case names")
+    ap.add_argument("--command", default="", help="recorded in results.md")
+    args = ap.parse_args()
+
+    import cupy as cp
+    import torch
+
+    manifest = json.load(open(os.path.join(args.build, "manifest.json")))
+    cases = [c for c in manifest["cases"] if args.filter in c["kernel"]]
+    lib_path = os.path.join(args.build, "libVNMFormatC.so")
+    seeds = np.random.SeedSequence().generate_state(len(cases)).tolist()
+    device = torch.cuda.get_device_name()
+    print(f"{device}, torch {torch.__version__}, cupy {cp.__version__}, "
+          f"{len(cases)} cases", flush=True)
+
+    results = []
+    cache = {}
+    with ProcessPoolExecutor(max_workers=min(16, os.cpu_count())) as pool:
+        futures = [pool.submit(prepare, (lib_path, c, s))
+                   for c, s in zip(cases, seeds)]
+        for case, future in zip(cases, futures):
+            prep = future.result()
+            r = run_case(torch, cp, case, prep,
+                         manifest["kernels"][case["kernel"]], args.build, args,
+                         cache)
+            results.append(r)
+            print(f"{r['case']:34s} {'ok ' if r['correct'] else 'BAD'} "
+                  f"err {r['rel_error']:.2e}  vnm {r['vnm_ms']:.3f} ms "
+                  f"({r['vnm_tflops']:.0f} TF/s, {r['speedup_vs_cublas']:.2f}x "
+                  f"cuBLAS)", flush=True)
+
+    os.makedirs(args.out, exist_ok=True)
+    fields = list(results[0].keys())
+    with open(os.path.join(args.out, "results.csv"), "w") as f:
+        f.write(",".join(fields) + "\n")
+        for r in results:
+            f.write(",".join("" if r[k] is None else str(r[k]) for k in fields)
+                    + "\n")
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    lines = [f"# vnm SpMM on {device}", "",
+             f"Date: {date}. Device: {device}. torch {torch.__version__}. "
+             f"Command: `{args.command or ' '.join(sys.argv)}`.", "",
+             f"Median of {args.runs} samples of 10 back-to-back calls each "
+             "(CUDA events, after warm-up; inputs rotated among copies that "
+             "exceed the L2); dense-equivalent TFLOP/s = 2RKN / time; "
+             "ceiling = 953 TFLOP/s (mma.sp f16, measured) x M/4.", "",
+             "| case | N | ok | rel err | vnm ms | cuBLAS ms | cuSPARSELt 2:4 ms "
+             "| vs cuBLAS | vs cuSPARSELt | TFLOP/s | of ceiling |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        lt = f"{r['cusparselt_ms']:.3f}" if r["cusparselt_ms"] else "n/a"
+        vs_lt = (f"{r['speedup_vs_cusparselt']:.2f}x"
+                 if r["speedup_vs_cusparselt"] else "n/a")
+        lines.append(
+            f"| {r['case']} | {r['n']} | {'yes' if r['correct'] else 'NO'} | "
+            f"{r['rel_error']:.1e} | {r['vnm_ms']:.3f} | {r['cublas_ms']:.3f} | "
+            f"{lt} | {r['speedup_vs_cublas']:.2f}x | {vs_lt} | "
+            f"{r['vnm_tflops']:.0f} | {100 * r['fraction_of_mma_sp_ceiling']:.0f}% |")
+    with open(os.path.join(args.out, "results.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    bad = [r["case"] for r in results if not r["correct"]]
+    print(f"\n{len(results) - len(bad)}/{len(results)} correct"
+          + (f"; WRONG: {bad}" if bad else ""))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
