@@ -16,8 +16,28 @@ MS = [4, 8, 16, 32]
 DTYPES = ["f16", "bf16"]
 
 
-def case_name(rows, cols, v, m, dtype):
-    return f"r{rows}_k{cols}_v{v}_m{m}_{dtype}"
+# Fused epilogues (checked for correctness; timed like the rest):
+# (R, K, N, V, M, dtype, result dtype, accumulate, bias, activation).
+EPILOGUE_CASES = [
+    (1000, 4000, 1000, 64, 8, "f16", "f32", True, True, "relu"),
+    (4096, 4096, 4096, 128, 16, "f16", "f16", False, True, "gelu"),
+    (2048, 1030, 72, 64, 32, "bf16", "bf16", True, False, "gelu"),
+    (4096, 4096, 512, 64, 4, "bf16", "f32", True, True, "none"),
+]
+
+
+def case_name(rows, cols, v, m, dtype, out=None, acc=False, bias=False,
+              act="none"):
+    name = f"r{rows}_k{cols}_v{v}_m{m}_{dtype}"
+    if out and out != dtype:
+        name += f"_to_{out}"
+    if acc:
+        name += "_acc"
+    if bias:
+        name += "_bias"
+    if act != "none":
+        name += f"_{act}"
+    return name
 
 
 def all_cases():
@@ -32,7 +52,15 @@ def all_cases():
         for rows, cols, n, v, m in RAGGED_SHAPES:
             cases.append(dict(rows=rows, cols=cols, n=n, v=v, m=m,
                               dtype=dtype))
+    for rows, cols, n, v, m, dtype, out, acc, bias, act in EPILOGUE_CASES:
+        cases.append(dict(rows=rows, cols=cols, n=n, v=v, m=m, dtype=dtype,
+                          out=out, acc=acc, bias=bias, act=act))
     for case in cases:
+        case.setdefault("out", case["dtype"])
+        case.setdefault("acc", False)
+        case.setdefault("bias", False)
+        case.setdefault("act", "none")
         case["kernel"] = case_name(case["rows"], case["cols"], case["v"],
-                                   case["m"], case["dtype"])
+                                   case["m"], case["dtype"], case["out"],
+                                   case["acc"], case["bias"], case["act"])
     return cases

@@ -22,27 +22,38 @@ import cases as case_matrix
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def program(rows, cols, v, m, dtype):
+def program(rows, cols, v, m, dtype, out, acc, bias, act):
     enc = f"#vnm.encoding<v = {v}, n = 2, m = {m}>"
     w = f"tensor<{rows}x{cols}x{dtype}, {enc}>"
-    return f"""func.func @spmm(%w: {w}, %x: tensor<{cols}x?x{dtype}>) -> tensor<{rows}x?x{dtype}> {{
-  %y = vnm.spmm %w, %x : {w}, tensor<{cols}x?x{dtype}> -> tensor<{rows}x?x{dtype}>
-  return %y : tensor<{rows}x?x{dtype}>
+    y = f"tensor<{rows}x?x{out}>"
+    args = f"%w: {w}, %x: tensor<{cols}x?x{dtype}>"
+    extra = ""
+    if acc:
+        args += f", %c: {y}"
+        extra += f" acc(%c : {y})"
+    if bias:
+        args += f", %b: tensor<{rows}x{out}>"
+        extra += f" bias(%b : tensor<{rows}x{out}>)"
+    if act != "none":
+        extra += f" {{activation = #vnm.activation<{act}>}}"
+    return f"""func.func @spmm({args}) -> {y} {{
+  %y = vnm.spmm %w, %x{extra} : {w}, tensor<{cols}x?x{dtype}> -> {y}
+  return %y : {y}
 }}
 """
 
 
-def compile_one(vnm_opt, ptxas, out_dir, key):
-    rows, cols, v, m, dtype = key
-    name = case_matrix.case_name(rows, cols, v, m, dtype)
+def compile_one(vnm_opt, ptxas, out_dir, key, block_rows):
+    name = case_matrix.case_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
     src = os.path.join(kdir, "spmm.mlir")
     with open(src, "w") as f:
-        f.write(program(rows, cols, v, m, dtype))
+        f.write(program(*key))
     subprocess.run([vnm_opt, src, "-o", os.devnull,
                     f"--vnm-lower-to-nvvm-pipeline=chip=sm_90 features=+ptx85 "
-                    f"format=isa dump-dir={kdir}"], check=True)
+                    f"format=isa block-rows={block_rows} dump-dir={kdir}"],
+                   check=True)
     info = {"name": name, "ptx": f"{name}/vnm_kernels.ptx",
             "contract": f"{name}/spmm_0.json"}
     if ptxas:
@@ -66,6 +77,8 @@ def main():
     ap.add_argument("--format-lib", default=os.path.join(
         ROOT, "build", "lib", "libVNMFormatC.so"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "build"))
+    ap.add_argument("--block-rows", type=int, default=0,
+                    help="forwarded to the pipeline (0: the heuristic)")
     args = ap.parse_args()
 
     ptxas = shutil.which("ptxas") or (
@@ -74,13 +87,15 @@ def main():
     kernels_dir = os.path.join(args.out, "kernels")
     os.makedirs(kernels_dir, exist_ok=True)
     cases = case_matrix.all_cases()
-    keys = sorted({(c["rows"], c["cols"], c["v"], c["m"], c["dtype"])
-                   for c in cases})
+    keys = sorted({(c["rows"], c["cols"], c["v"], c["m"], c["dtype"], c["out"],
+                    c["acc"], c["bias"], c["act"]) for c in cases})
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         kernels = list(pool.map(
-            lambda k: compile_one(args.vnm_opt, ptxas, kernels_dir, k), keys))
+            lambda k: compile_one(args.vnm_opt, ptxas, kernels_dir, k,
+                                  args.block_rows), keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
-    manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels}}
+    manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels},
+                "block_rows": args.block_rows}
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     spills = [k for k in kernels if k.get("spill_bytes")]

@@ -135,7 +135,21 @@ def prepare(args):
 # GPU side.
 # ----------------------------------------------------------------------------
 def torch_dtype(torch, name):
-    return torch.float16 if name == "f16" else torch.bfloat16
+    return {"f16": torch.float16, "bf16": torch.bfloat16,
+            "f32": torch.float32}[name]
+
+
+def reference_epilogue(torch, y, acc, bias, act):
+    """The spec's epilogue in float32: act(y + acc + bias[row])."""
+    if acc is not None:
+        y = y + acc.float()
+    if bias is not None:
+        y = y + bias.float()[:, None]
+    if act == "relu":
+        y = torch.relu(y)
+    elif act == "gelu":
+        y = torch.nn.functional.gelu(y, approximate="tanh")
+    return y
 
 
 def median_ms(torch, fn, sets, warmup, runs, inner=10):
@@ -172,6 +186,7 @@ def prune_2_4(torch, w):
 def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     dev = torch.device("cuda")
     dt = torch_dtype(torch, case["dtype"])
+    out_dt = torch_dtype(torch, case["out"])
     rows, cols, n = case["rows"], case["cols"], case["n"]
     ld = (n + 7) // 8 * 8
     contract = json.load(open(os.path.join(build_dir, "kernels",
@@ -187,13 +202,14 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     fv = torch.from_numpy(prep["frag_values"]).to(dev)
     fm = torch.from_numpy(prep["frag_meta"].view(np.int32)).to(dev)
     ci = torch.from_numpy(prep["colidx"]).to(dev)
-    dummy = torch.zeros(16, dtype=dt, device=dev)
+    bias = (torch.randn(rows, device=dev).to(out_dt) if case["bias"]
+            else torch.zeros(16, dtype=out_dt, device=dev))
     set_bytes = 2 * (cols * ld + rows * ld)
     nsets = max(2, min(8, math.ceil(3 * L2_BYTES / set_bytes)))
     sets = []
     for _ in range(nsets):
         b = torch.randn(cols, ld, device=dev).to(dt)
-        y = torch.empty(rows, ld, dtype=dt, device=dev)
+        y = torch.empty(rows, ld, dtype=out_dt, device=dev)
         sets.append((b, y))
     # Launch on torch's stream so that events and torch ops order with it.
     cp.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream).use()
@@ -202,17 +218,24 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
         b, y = s
         fn(grid, block, (np.uint64(fv.data_ptr()), np.uint64(fm.data_ptr()),
                          np.uint64(ci.data_ptr()), np.uint64(b.data_ptr()),
-                         np.uint64(y.data_ptr()), np.uint64(dummy.data_ptr()),
+                         np.uint64(y.data_ptr()), np.uint64(bias.data_ptr()),
                          np.int32(n), np.int32(ld), np.int32(ld)))
 
-    # Correctness on fresh data, output poisoned.
+    # Correctness on fresh data. The output is poisoned with NaN, or, when
+    # the kernel accumulates into it, filled with a random accumulator whose
+    # padding columns are NaN.
     b, y = sets[0]
     y.fill_(float("nan"))
+    acc = None
+    if case["acc"]:
+        acc = torch.randn(rows, n, device=dev).to(out_dt)
+        y[:, :n] = acc
     launch(sets[0])
     torch.cuda.synchronize()
     cp.cuda.runtime.deviceSynchronize()  # surfaces launch errors
     out = y[:, :n].float()
-    ref = w.float() @ b[:, :n].float()
+    ref = reference_epilogue(torch, w.float() @ b[:, :n].float(), acc,
+                             bias if case["bias"] else None, case["act"])
     written = not bool(torch.isnan(out).any())
     rel = float((out - ref).norm() / ref.norm()) if written else float("nan")
     correct = written and rel <= 1e-2
@@ -222,7 +245,11 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     t_cublas = median_ms(torch, lambda s: torch.mm(w, s[0][:, :n]), sets,
                          args.warmup, args.runs)
     key = (rows, cols, n, case["dtype"])
-    if key not in cusparselt_cache:
+    if case["acc"] or case["bias"] or case["act"] != "none":
+        key = None  # cuSPARSELt has no such epilogue: not compared
+    if key is None:
+        cusparselt_cache[key] = None
+    elif key not in cusparselt_cache:
         try:
             from torch.sparse import to_sparse_semi_structured
             w24 = to_sparse_semi_structured(prune_2_4(torch, w))
@@ -237,7 +264,10 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     ceiling = MMA_SP_F16_CEILING * case["m"] / 4
     return dict(
         case=case["kernel"] + f"_n{n}", rows=rows, cols=cols, n=n, v=case["v"],
-        m=case["m"], dtype=case["dtype"], seed=prep["seed"],
+        m=case["m"], dtype=case["dtype"], out=case["out"],
+        epilogue=("acc+" if case["acc"] else "") + ("bias+" if case["bias"]
+                                                    else "") + case["act"],
+        seed=prep["seed"],
         written=written, rel_error=rel, correct=correct,
         vnm_ms=t_vnm[0], vnm_min_ms=t_vnm[1], cublas_ms=t_cublas[0],
         cusparselt_ms=t_lt, speedup_vs_cublas=t_cublas[0] / t_vnm[0],

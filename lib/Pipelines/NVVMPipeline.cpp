@@ -30,6 +30,10 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level"),
                             llvm::cl::init(3)};
+  Option<int64_t> blockRows{
+      *this, "block-rows",
+      llvm::cl::desc("Rows of Y per thread block (64, 128; 0 chooses)"),
+      llvm::cl::init(0)};
   Option<std::string> dumpDir{
       *this, "dump-dir",
       llvm::cl::desc("If set, write binaries and launch contracts there"),
@@ -39,19 +43,19 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
 
 std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
                                      StringRef format, unsigned optLevel,
-                                     StringRef dumpDir) {
+                                     int64_t blockRows, StringRef dumpDir) {
   std::string text =
       llvm::formatv("canonicalize,"
                     "vnm-expand-storage,"
                     "one-shot-bufferize{{bufferize-function-boundaries "
                     "function-boundary-type-conversion=identity-layout-map},"
-                    "vnm-lower-to-gpu,"
+                    "vnm-lower-to-gpu{{block-rows={4}},"
                     "gpu.module(convert-scf-to-cf,"
                     "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,"
                     "reconcile-unrealized-casts),"
                     "nvvm-attach-target{{chip={0} features={1} O={2}},"
                     "gpu-module-to-binary{{format={3}}",
-                    chip, features, optLevel, format);
+                    chip, features, optLevel, format, blockRows);
   if (!dumpDir.empty())
     text += ("," + llvm::Twine("vnm-dump-kernels{output-dir=") + dumpDir + "}")
                 .str();
@@ -64,9 +68,9 @@ void vnm::registerNVVMPipeline() {
       "Compile vnm.spmm to sparse-tensor-core kernels (mma.sp) in a "
       "gpu.binary, with launch contracts",
       [](OpPassManager &pm, const NVVMPipelineOptions &options) {
-        std::string text =
-            getNVVMPipelineText(options.chip, options.features, options.format,
-                                options.optLevel, options.dumpDir);
+        std::string text = getNVVMPipelineText(
+            options.chip, options.features, options.format, options.optLevel,
+            options.blockRows, options.dumpDir);
         if (failed(parsePassPipeline(text, pm)))
           llvm::report_fatal_error("vnm-lower-to-nvvm-pipeline: invalid "
                                    "pipeline text");

@@ -40,7 +40,8 @@ def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
     For each `vnm.storage.spmm` on memrefs (f16 or bf16 operands; f16, bf16
     or f32 result; V a multiple of 64; static R and K), builds a kernel into
     `gpu.module @vnm_kernels` that runs `mma.sp::ordered_metadata`
-    m16n8k32 with f32 accumulation: 64 x 128 block tiles, a 3-stage
+    m16n8k32 with f32 accumulation: 64 x 128 or 128 x 128 block tiles
+    (`block-rows`), a 3-stage
     shared-memory ring filled by 16-byte `cp.async` that gathers the dense
     operand's rows through the block's column-loc, XOR-swizzled shared rows
     read with `ldmatrix.x4.trans`, A fragments and metadata read in mma lane
@@ -57,6 +58,11 @@ def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"blockRows", "block-rows", "int64_t", /*default=*/"0",
+           "Rows of Y per thread block: 64, 128, or 0 to choose (128 when V "
+           "is a multiple of 128 and R <= 2048, else 64)">
   ];
 }
 

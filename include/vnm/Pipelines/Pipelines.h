@@ -17,7 +17,7 @@ llvm::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm);
 /// The passes of `vnm-lower-to-nvvm-pipeline` for the given options.
 std::string getNVVMPipelineText(llvm::StringRef chip, llvm::StringRef features,
                                 llvm::StringRef format, unsigned optLevel,
-                                llvm::StringRef dumpDir);
+                                int64_t blockRows, llvm::StringRef dumpDir);
 
 /// Registers `vnm-lower-to-nvvm-pipeline`.
 void registerNVVMPipeline();

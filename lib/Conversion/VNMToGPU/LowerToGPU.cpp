@@ -88,6 +88,8 @@ DictionaryAttr buildContract(OpBuilder &b, StringRef kernel,
 }
 
 struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
+  using VNMLowerToGPUBase::VNMLowerToGPUBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<StorageSpmmOp> ops;
@@ -122,6 +124,7 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
       config.accumulate = op.getAccumulate();
       config.hasBias = static_cast<bool>(op.getBias());
       config.activation = op.getActivation();
+      config.chooseBlockRows(blockRows);
       if (ShapedType::isDynamic(config.rows) ||
           ShapedType::isDynamic(config.cols)) {
         op.emitError("vnm-lower-to-gpu: the sparse operand's R and K must be "

@@ -19,6 +19,10 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
     return "the GPU spmm kernel takes f16 or bf16 operands";
   if (!isa<FloatType>(config.resultType))
     return "the GPU spmm kernel writes f16, bf16 or f32 results";
+  if (config.blockM != 32 * config.warpsM || config.blockN != 128 ||
+      config.warpsN != 2 || (config.blockM != 64 && config.blockM != 128))
+    return "the GPU spmm kernel supports 64 x 128 and 128 x 128 block tiles "
+           "(2 x 2 or 4 x 2 warps)";
   if (config.v % config.blockM != 0)
     return "the GPU spmm kernel needs v to be a multiple of its " +
            std::to_string(config.blockM) +
@@ -54,7 +58,9 @@ private:
 
   void emitThreadIndices();
   void emitStageLoad(Value pair, Value stage);
-  SmallVector<Value> emitPairCompute(Value pair, Value stage, ValueRange acc);
+  SmallVector<Value> emitFragmentLoads(Value pair);
+  SmallVector<Value> emitPairCompute(Value stage, ValueRange fragments,
+                                     ValueRange acc);
   void emitEpilogue(ValueRange acc);
   Value sharedAddress(Value stage, Value row, Value chunk);
   Value toMmaOperand(Value word);
@@ -142,19 +148,21 @@ Value SpmmKernelEmitter::toMmaOperand(Value word) {
       VectorType::get({2}, kb.builder().getF16Type()), word);
 }
 
-SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value pair, Value stage,
-                                                      ValueRange acc) {
+/// Number of 32-bit registers emitFragmentLoads returns: one metadata word
+/// per m16 tile, then 4 A registers per (k-tile of the pair, m16 tile).
+static constexpr int kFragmentWords = 2 + 2 * 2 * 4;
+
+/// Loads the A fragments and metadata words of k-tile pair `pair` from
+/// global memory (the format library's fragment layout puts each lane's
+/// registers next to each other). They are issued one pair ahead of the
+/// MMAs that use them, so their latency hides behind the current pair.
+SmallVector<Value> SpmmKernelEmitter::emitFragmentLoads(Value pair) {
   OpBuilder &b = kb.builder();
   Location loc = kb.location();
-  SmallVector<Value> result(acc.begin(), acc.end());
   int64_t kTiles = cfg.fragmentKTiles();
-  auto words4 = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(4, kb.i32()));
-  auto f32x4 = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                SmallVector<Type>(4, kb.f32()));
-
-  // Metadata: one word per lane per (row tile, k-tile pair).
-  Value rowTile[kTilesM], meta[kTilesM];
+  SmallVector<Value> words;
+  words.reserve(kFragmentWords);
+  Value rowTile[kTilesM];
   for (int mt = 0; mt < kTilesM; ++mt) {
     Value firstRow = kb.add(
         row0, kb.add(kb.mul(warpM, kb.c32(kTilesM * 16)), kb.c32(mt * 16)));
@@ -163,15 +171,12 @@ SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value pair, Value stage,
         kb.add(kb.mul(kb.add(kb.mul(rowTile[mt], kb.c32(kTiles / 2)), pair),
                       kb.c32(32)),
                lane);
-    meta[mt] = kb.load(
+    words.push_back(kb.load(
         kb.i32(), kb.offsetBytes(fragMeta, kb.mul(kb.zext64(word), kb.c64(4))),
-        4);
+        4));
   }
-
   for (int kk = 0; kk < 2; ++kk) {
     Value kTile = kb.add(kb.mul(pair, kb.c32(2)), kb.c32(kk));
-    // A: 8 values (16 bytes) per lane in register order.
-    Value a[kTilesM][4];
     for (int mt = 0; mt < kTilesM; ++mt) {
       Value tile = kb.add(kb.mul(rowTile[mt], kb.c32(kTiles)), kTile);
       Value element =
@@ -181,8 +186,28 @@ SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value pair, Value stage,
           kb.offsetBytes(fragValues, kb.mul(kb.zext64(element), kb.c64(2))),
           16);
       for (int r = 0; r < 4; ++r)
-        a[mt][r] = LLVM::ExtractElementOp::create(b, loc, vec, kb.c32(r));
+        words.push_back(LLVM::ExtractElementOp::create(b, loc, vec, kb.c32(r)));
     }
+  }
+  return words;
+}
+
+SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value stage,
+                                                      ValueRange fragments,
+                                                      ValueRange acc) {
+  OpBuilder &b = kb.builder();
+  Location loc = kb.location();
+  SmallVector<Value> result(acc.begin(), acc.end());
+  auto words4 = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, kb.i32()));
+  auto f32x4 = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                SmallVector<Type>(4, kb.f32()));
+  std::optional<std::array<NVVM::MMATypes, 2>> ptxTypes;
+  if (cfg.elementType.isBF16())
+    ptxTypes = std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                             NVVM::MMATypes::bf16};
+
+  for (int kk = 0; kk < 2; ++kk) {
     // B: ldmatrix.x4.trans of the 32 gathered rows of this k-tile; lane l
     // addresses row l of the tile, at the warp's n8 column chunk.
     Value row = kb.add(kb.c32(kk * 32), lane);
@@ -198,14 +223,11 @@ SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value pair, Value stage,
         bFrag[nt][r] = LLVM::ExtractValueOp::create(b, loc, regs, r);
     }
     Value selector = kb.c32(kk);
-    std::optional<std::array<NVVM::MMATypes, 2>> ptxTypes;
-    if (cfg.elementType.isBF16())
-      ptxTypes = std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                               NVVM::MMATypes::bf16};
     for (int mt = 0; mt < kTilesM; ++mt) {
       SmallVector<Value> aOps;
       for (int r = 0; r < 4; ++r)
-        aOps.push_back(toMmaOperand(a[mt][r]));
+        aOps.push_back(
+            toMmaOperand(fragments[2 + (kk * kTilesM + mt) * 4 + r]));
       for (int nt = 0; nt < kTilesN; ++nt) {
         SmallVector<Value> bOps, cOps;
         for (int r = 0; r < 4; ++r) {
@@ -213,7 +235,7 @@ SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value pair, Value stage,
           cOps.push_back(result[(mt * kTilesN + nt) * 4 + r]);
         }
         auto mma = NVVM::MmaSpOp::create(b, loc, f32x4, aOps, bOps, cOps,
-                                         meta[mt], selector, {16, 8, 32},
+                                         fragments[mt], selector, {16, 8, 32},
                                          std::nullopt, ptxTypes);
         mma.setOrderedMetadata(true);
         for (int r = 0; r < 4; ++r)
@@ -352,15 +374,16 @@ void SpmmKernelEmitter::emit() {
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
-  SmallVector<Value> zeros(
-      kTilesM * kTilesN * 4,
-      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
+  int64_t accCount = kTilesM * kTilesN * 4;
+  SmallVector<Value> inits(
+      accCount, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
+  llvm::append_range(inits, emitFragmentLoads(kb.c32(0)));
   Value lower = arith::ConstantIndexOp::create(b, loc, 0);
   Value upper = arith::ConstantIndexOp::create(b, loc, pairs);
   Value step = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(
-      b, loc, lower, upper, step, zeros,
-      [&](OpBuilder &nested, Location, Value iv, ValueRange acc) {
+      b, loc, lower, upper, step, inits,
+      [&](OpBuilder &nested, Location, Value iv, ValueRange carried) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToEnd(nested.getInsertionBlock());
         Value pair = arith::IndexCastOp::create(b, loc, kb.i32(), iv);
@@ -373,12 +396,20 @@ void SpmmKernelEmitter::emit() {
             kb.ult(next, kb.c32(pairs)),
             [&] { emitStageLoad(next, kb.remu(next, kb.c32(cfg.stages))); },
             [&] { NVVM::CpAsyncCommitGroupOp::create(b, loc); });
-        SmallVector<Value> updated =
-            emitPairCompute(pair, kb.remu(pair, kb.c32(cfg.stages)), acc);
+        // Next pair's A fragments and metadata (the last pair reloads
+        // itself: the loads stay in bounds and their values go unused).
+        Value nextPair = kb.add(pair, kb.c32(1));
+        Value prefetched =
+            kb.select(kb.ult(nextPair, kb.c32(pairs)), nextPair, pair);
+        SmallVector<Value> nextFragments = emitFragmentLoads(prefetched);
+        SmallVector<Value> updated = emitPairCompute(
+            kb.remu(pair, kb.c32(cfg.stages)), carried.drop_front(accCount),
+            carried.take_front(accCount));
+        llvm::append_range(updated, nextFragments);
         scf::YieldOp::create(b, loc, updated);
       });
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  emitEpilogue(loop.getResults());
+  emitEpilogue(loop.getResults().take_front(accCount));
 }
 
 } // namespace

@@ -5,7 +5,9 @@
 // K x N matrix B and f32 accumulation:
 //
 // * a thread block owns a BM x BN tile of Y (BM rows inside one V block, so
-//   one column-loc serves the whole tile); 4 warps in 2 x 2, each 32 x 64;
+//   one column-loc serves the whole tile); BM = 64 (2 x 2 warps) or 128
+//   (4 x 2 warps, for V a multiple of 128: half the gather traffic per row),
+//   BN = 128, each warp 32 x 64;
 // * the K loop walks pairs of k-tiles (a k-tile = 8 groups = one m16n8k32
 //   mma.sp step); each pair's 64 gathered rows of B (row g*M + colidx[g][j]
 //   for the tile's groups g) are copied to shared memory with 16-byte
@@ -46,6 +48,18 @@ struct SpmmKernelConfig {
   int64_t blockM = 64, blockN = 128, warpsM = 2, warpsN = 2, stages = 3;
 
   int64_t threads() const { return 32 * warpsM * warpsN; }
+  /// Picks the block tile. 64 rows (2 x 2 warps) keep three blocks per
+  /// multiprocessor and measured fastest on large R on the H200
+  /// (bench/results); 128 rows (when the V block holds them) halve the
+  /// gather traffic per row and win when R is small and 64-row tiles would
+  /// leave a partial last wave.
+  void chooseBlockRows(int64_t requested) {
+    if (requested)
+      blockM = requested;
+    else
+      blockM = (v % 128 == 0 && rows <= 2048) ? 128 : 64;
+    warpsM = blockM / 32;
+  }
   int64_t groups() const { return (cols + m - 1) / m; }
   /// k-tiles holding data (8 groups each) and k-tiles of the fragment
   /// arrays (groups padded to 16, so always even).

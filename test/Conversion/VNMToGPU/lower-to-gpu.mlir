@@ -37,9 +37,15 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
 // CHECK-COUNT-8: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
 
-// Main loop over k-tile pairs (512 groups = 64 k-tiles = 32 pairs).
+// A fragments and metadata words of pair 0: one 4-byte word per m16 tile,
+// 16 bytes per lane for each (k-tile, m16 tile).
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+
+// Main loop over k-tile pairs (512 groups = 64 k-tiles = 32 pairs), carrying
+// 64 accumulators and 18 fragment registers.
 // CHECK: %[[PAIRS:.*]] = arith.constant 32 : index
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[PAIRS]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[PAIRS]] {{.*}} -> ({{(f32, )+}}{{(i32, )+}}i32)
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK: gpu.barrier
 // CHECK: scf.if
@@ -47,13 +53,13 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: } else {
 // CHECK: nvvm.cp.async.commit.group
-// Metadata words, then per k-tile: A fragments (16 bytes per lane), B
-// fragments (ldmatrix.x4.trans) and 16 ordered mma.sp with selector 0, then 1.
+// The next pair's fragments are loaded before this pair's MMAs.
 // CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// Per k-tile: B fragments (ldmatrix.x4.trans) and 16 ordered mma.sp, with
+// selector 0 for the first k-tile of the pair and 1 for the second.
 // CHECK-COUNT-8: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
 // CHECK-COUNT-16: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
-// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK-COUNT-8: nvvm.ldmatrix
 // CHECK-COUNT-16: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
 // CHECK: scf.yield

@@ -22,8 +22,10 @@
 
 // JSON: "activation": "relu"
 // JSON: "bias": true
+// JSON: "block": [
+// JSON-NEXT: 256,
 // JSON: "element_type": "bf16"
-// JSON: "grid_y": 5
+// JSON: "grid_y": 3
 // JSON: "kernel": "spmm_1"
 
 !w0 = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
