@@ -124,7 +124,7 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
       config.accumulate = op.getAccumulate();
       config.hasBias = static_cast<bool>(op.getBias());
       config.activation = op.getActivation();
-      config.chooseBlockRows(blockRows);
+      config.chooseTiling(blockRows, blocksPerSM);
       if (ShapedType::isDynamic(config.rows) ||
           ShapedType::isDynamic(config.cols)) {
         op.emitError("vnm-lower-to-gpu: the sparse operand's R and K must be "

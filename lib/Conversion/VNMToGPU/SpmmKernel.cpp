@@ -208,10 +208,16 @@ SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value stage,
                                              NVVM::MMATypes::bf16};
 
   for (int kk = 0; kk < 2; ++kk) {
+    Value selector = kb.c32(kk);
+    SmallVector<Value> aOps[kTilesM];
+    for (int mt = 0; mt < kTilesM; ++mt)
+      for (int r = 0; r < 4; ++r)
+        aOps[mt].push_back(
+            toMmaOperand(fragments[2 + (kk * kTilesM + mt) * 4 + r]));
     // B: ldmatrix.x4.trans of the 32 gathered rows of this k-tile; lane l
-    // addresses row l of the tile, at the warp's n8 column chunk.
+    // addresses row l of the tile, at the warp's n8 column chunk. Each n8
+    // fragment is consumed by its MMAs right away, so only one is live.
     Value row = kb.add(kb.c32(kk * 32), lane);
-    Value bFrag[kTilesN][4];
     for (int nt = 0; nt < kTilesN; ++nt) {
       Value chunk = kb.add(kb.mul(warpN, kb.c32(kTilesN)), kb.c32(nt));
       Value regs = NVVM::LdMatrixOp::create(
@@ -219,22 +225,15 @@ SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value stage,
           NVVM::MMALayout::col,
           NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
           NVVM::LdStMatrixEltType::B16);
+      SmallVector<Value> bOps;
       for (int r = 0; r < 4; ++r)
-        bFrag[nt][r] = LLVM::ExtractValueOp::create(b, loc, regs, r);
-    }
-    Value selector = kb.c32(kk);
-    for (int mt = 0; mt < kTilesM; ++mt) {
-      SmallVector<Value> aOps;
-      for (int r = 0; r < 4; ++r)
-        aOps.push_back(
-            toMmaOperand(fragments[2 + (kk * kTilesM + mt) * 4 + r]));
-      for (int nt = 0; nt < kTilesN; ++nt) {
-        SmallVector<Value> bOps, cOps;
-        for (int r = 0; r < 4; ++r) {
-          bOps.push_back(toMmaOperand(bFrag[nt][r]));
+        bOps.push_back(
+            toMmaOperand(LLVM::ExtractValueOp::create(b, loc, regs, r)));
+      for (int mt = 0; mt < kTilesM; ++mt) {
+        SmallVector<Value> cOps;
+        for (int r = 0; r < 4; ++r)
           cOps.push_back(result[(mt * kTilesN + nt) * 4 + r]);
-        }
-        auto mma = NVVM::MmaSpOp::create(b, loc, f32x4, aOps, bOps, cOps,
+        auto mma = NVVM::MmaSpOp::create(b, loc, f32x4, aOps[mt], bOps, cOps,
                                          fragments[mt], selector, {16, 8, 32},
                                          std::nullopt, ptxTypes);
         mma.setOrderedMetadata(true);
@@ -441,6 +440,11 @@ vnm::kernel::buildSpmmKernel(OpBuilder &builder, mlir::gpu::GPUModuleOp module,
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
       {static_cast<int32_t>(config.threads()), 1, 1}));
+  // At ptxas's register choice the kernel runs 3 blocks (12 warps) per
+  // multiprocessor; `minBlocksPerSM` asks for more by capping registers.
+  if (config.minBlocksPerSM > 0)
+    func->setAttr("nvvm.minctasm",
+                  builder.getI32IntegerAttr(config.minBlocksPerSM));
 
   Block &body = func.getBody().front();
   builder.setInsertionPointToStart(&body);

@@ -46,19 +46,25 @@ struct SpmmKernelConfig {
 
   // Tiling.
   int64_t blockM = 64, blockN = 128, warpsM = 2, warpsN = 2, stages = 3;
+  /// Resident blocks per multiprocessor to ask ptxas for (0: its choice).
+  int64_t minBlocksPerSM = 0;
 
   int64_t threads() const { return 32 * warpsM * warpsN; }
-  /// Picks the block tile. 64 rows (2 x 2 warps) keep three blocks per
-  /// multiprocessor and measured fastest on large R on the H200
-  /// (bench/results); 128 rows (when the V block holds them) halve the
+  /// Picks the block tile and the occupancy target. 64 rows (2 x 2 warps) keep
+  /// three blocks per multiprocessor and measured fastest on large R on the
+  /// H200 (bench/results); 128 rows (when the V block holds them) halve the
   /// gather traffic per row and win when R is small and 64-row tiles would
   /// leave a partial last wave.
-  void chooseBlockRows(int64_t requested) {
+  void chooseTiling(int64_t requested, int64_t requestedBlocksPerSM) {
     if (requested)
       blockM = requested;
     else
       blockM = (v % 128 == 0 && rows <= 2048) ? 128 : 64;
     warpsM = blockM / 32;
+    // Capping registers for 4 blocks of 128 threads spills 64-112 bytes
+    // and measured 10% slower on the H200 (bench/results/ANALYSIS.md), so
+    // registers stay ptxas's choice unless asked.
+    minBlocksPerSM = requestedBlocksPerSM;
   }
   int64_t groups() const { return (cols + m - 1) / m; }
   /// k-tiles holding data (8 groups each) and k-tiles of the fragment

@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Runs one benchmark case's kernel a few times, for a profiler (ncu).
+
+  ncu --clock-control none -k regex:spmm --launch-skip 2 --launch-count 1 \\
+      --section SpeedOfLight --section MemoryWorkloadAnalysis \\
+      --section WarpStateStats --section Occupancy \\
+      python3 bench/profile_case.py r4096_k4096_v64_m4_f16
+
+Uses the same preparation as device_bench.py (format library, fragment
+layout) so that the profiled launch is the benchmarked one.
+"""
+
+import json
+import os
+import sys
+
+import numpy as np
+
+import device_bench as bench
+
+
+def main():
+    import cupy as cp
+    import torch
+
+    name = sys.argv[1]
+    build = os.path.join(bench.HERE, "build")
+    manifest = json.load(open(os.path.join(build, "manifest.json")))
+    case = next(c for c in manifest["cases"] if c["kernel"] == name)
+    prep = bench.prepare((os.path.join(build, "libVNMFormatC.so"), case, 1))
+
+    class Args:
+        warmup, runs = 1, 1
+
+    bench.run_case(torch, cp, case, prep, manifest["kernels"][name], build,
+                   Args, {None: None})
+    torch.cuda.synchronize()
+
+
+if __name__ == "__main__":
+    main()
