@@ -56,12 +56,41 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
 // The next pair's fragments are loaded before this pair's MMAs.
 // CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
 // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// Per k-tile: B fragments (ldmatrix.x4.trans) and 16 ordered mma.sp, with
-// selector 0 for the first k-tile of the pair and 1 for the second.
-// CHECK-COUNT-8: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
-// CHECK-COUNT-16: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
-// CHECK-COUNT-8: nvvm.ldmatrix
-// CHECK-COUNT-16: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// Per k-tile: each B fragment (ldmatrix.x4.trans) feeds the two m16 tiles'
+// ordered mma.sp right away; selector 0 for the first k-tile of the pair,
+// 1 for the second.
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
 // CHECK: scf.yield
 // Epilogue: stores predicated on R, and on N for each column pair.
 // CHECK: nvvm.cp.async.wait.group 0
