@@ -84,6 +84,23 @@ struct StorageIndexing {
         b, loc, g, indexConstant(b, loc, encoding.getM()));
     return arith::AddIOp::create(b, loc, groupStart, offset);
   }
+
+  /// A slot's dense column, whether it lies inside the `cols` columns (slots
+  /// in the zero padding of a ragged last group do not), and a column that
+  /// is always safe to load from (0 for padding slots; K > 0 whenever a slot
+  /// exists).
+  struct SlotColumn {
+    Value column, inside, safeColumn;
+  };
+  SlotColumn locate(OpBuilder &b, Location loc, Value r, Value g, Value slot,
+                    Value cols) const {
+    Value col = column(b, loc, r, g, slot);
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, cols);
+    Value safe =
+        arith::SelectOp::create(b, loc, inside, col, indexConstant(b, loc, 0));
+    return {col, inside, safe};
+  }
 };
 
 /// Runs `body(g, slot)` for every kept slot (g in [0, G), p in {0, 1}).
@@ -190,11 +207,10 @@ struct DecompressLowering : StorageOpLowering<StorageDecompressOp> {
       forEachSlot(
           rb, rl, groups, {}, none,
           [&](OpBuilder &sb, Location sl, Value g, Value slot, ValueRange) {
-            Value col = indexing.column(sb, sl, r, g, slot);
+            auto [col, inside, safe] =
+                indexing.locate(sb, sl, r, g, slot, cols);
             // Slots in the zero padding of a ragged last group have no
             // dense column.
-            Value inside = arith::CmpIOp::create(
-                sb, sl, arith::CmpIPredicate::ult, col, cols);
             auto ifOp = scf::IfOp::create(sb, sl, inside);
             OpBuilder tb = ifOp.getThenBodyBuilder();
             Value value = memref::LoadOp::create(tb, sl, op.getValues(),
@@ -238,13 +254,10 @@ struct SpmmLowering : StorageOpLowering<StorageSpmmOp> {
             nb, nl, groups, {start}, sum,
             [&](OpBuilder &sb, Location sl, Value g, Value slot,
                 ValueRange acc) {
-              Value k = indexing.column(sb, sl, r, g, slot);
-              Value inside = arith::CmpIOp::create(
-                  sb, sl, arith::CmpIPredicate::ult, k, cols);
-              // Padding slots hold zeros and have no rhs row: load row 0
-              // instead (K > 0 whenever a slot exists) and drop the product.
-              Value safeK = arith::SelectOp::create(sb, sl, inside, k,
-                                                    indexConstant(sb, sl, 0));
+              // Padding slots hold zeros and have no rhs row: load a safe
+              // row instead and drop the product.
+              auto [k, inside, safeK] =
+                  indexing.locate(sb, sl, r, g, slot, cols);
               Value a = widen(sb, sl,
                               memref::LoadOp::create(sb, sl, op.getValues(),
                                                      ValueRange{r, slot}),
@@ -301,11 +314,7 @@ struct SddmmLowering : StorageOpLowering<StorageSddmmOp> {
       forEachSlot(
           rb, rl, groups, {}, none,
           [&](OpBuilder &sb, Location sl, Value g, Value slot, ValueRange) {
-            Value k = indexing.column(sb, sl, r, g, slot);
-            Value inside = arith::CmpIOp::create(
-                sb, sl, arith::CmpIPredicate::ult, k, cols);
-            Value safeK = arith::SelectOp::create(sb, sl, inside, k,
-                                                  indexConstant(sb, sl, 0));
+            auto [k, inside, safeK] = indexing.locate(sb, sl, r, g, slot, cols);
             scf::ForOp dot = buildLoop(
                 sb, sl, depth, {zero(sb, sl, accType)},
                 [&](OpBuilder &db, Location dl, Value d, ValueRange acc) {

@@ -98,32 +98,35 @@ LogicalResult StoragePruneOp::verify() {
   return success();
 }
 
-LogicalResult StorageCompressOp::verify() {
-  if (failed(verifyStorageOpForm(*this, getNumInits())))
+/// compress and decompress: the dense side (C3) and the storage arrays
+/// describing a matrix of its shape and element type (C4).
+static LogicalResult verifyDenseAndStorage(Operation *op, unsigned numInits,
+                                           StringRef denseName, Type dense,
+                                           EncodingAttr encoding, Value values,
+                                           Value colidx, Value meta) {
+  if (failed(verifyStorageOpForm(op, numInits)))
     return failure();
-  ConstraintEmitter error{*this};
-  if (!isDenseMatrix(getInput().getType()))
-    return error(3) << "input must be " << kDenseMatrixDescription << ", got "
-                    << getInput().getType();
-  auto input = cast<ShapedType>(getInput().getType());
+  ConstraintEmitter error{op};
+  if (!isDenseMatrix(dense))
+    return error(3) << denseName << " must be " << kDenseMatrixDescription
+                    << ", got " << dense;
+  auto shaped = cast<ShapedType>(dense);
   return verifyStorageArrays(
-      [&]() { return emitOpError(); }, "C4", getEncoding(), input.getDimSize(0),
-      input.getDimSize(1), input.getElementType(), getValues().getType(),
-      getColidx().getType(), getMeta().getType());
+      [&]() { return op->emitOpError(); }, "C4", encoding, shaped.getDimSize(0),
+      shaped.getDimSize(1), shaped.getElementType(), values.getType(),
+      colidx.getType(), meta.getType());
+}
+
+LogicalResult StorageCompressOp::verify() {
+  return verifyDenseAndStorage(*this, getNumInits(), "input",
+                               getInput().getType(), getEncoding(), getValues(),
+                               getColidx(), getMeta());
 }
 
 LogicalResult StorageDecompressOp::verify() {
-  if (failed(verifyStorageOpForm(*this, getNumInits())))
-    return failure();
-  ConstraintEmitter error{*this};
-  if (!isDenseMatrix(getInit().getType()))
-    return error(3) << "init must be " << kDenseMatrixDescription << ", got "
-                    << getInit().getType();
-  auto init = cast<ShapedType>(getInit().getType());
-  return verifyStorageArrays(
-      [&]() { return emitOpError(); }, "C4", getEncoding(), init.getDimSize(0),
-      init.getDimSize(1), init.getElementType(), getValues().getType(),
-      getColidx().getType(), getMeta().getType());
+  return verifyDenseAndStorage(*this, getNumInits(), "init",
+                               getInit().getType(), getEncoding(), getValues(),
+                               getColidx(), getMeta());
 }
 
 LogicalResult StorageSpmmOp::verify() {
