@@ -43,7 +43,8 @@ def program(rows, cols, v, m, dtype, out, acc, bias, act):
 """
 
 
-def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, blocks_per_sm):
+def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
+                blocks_per_sm):
     name = case_matrix.case_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
@@ -52,7 +53,7 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, blocks_per_sm):
         f.write(program(*key))
     subprocess.run([vnm_opt, src, "-o", os.devnull,
                     f"--vnm-lower-to-nvvm-pipeline=chip=sm_90 features=+ptx85 "
-                    f"format=isa block-rows={block_rows} "
+                    f"format=isa block-rows={block_rows} warps-n={warps_n} "
                     f"blocks-per-sm={blocks_per_sm} dump-dir={kdir}"],
                    check=True)
     info = {"name": name, "ptx": f"{name}/vnm_kernels.ptx",
@@ -80,6 +81,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "build"))
     ap.add_argument("--block-rows", type=int, default=0,
                     help="forwarded to the pipeline (0: the heuristic)")
+    ap.add_argument("--warps-n", type=int, default=0,
+                    help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--blocks-per-sm", type=int, default=0,
                     help="forwarded to the pipeline (0: ptxas's choice)")
     args = ap.parse_args()
@@ -95,11 +98,12 @@ def main():
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         kernels = list(pool.map(
             lambda k: compile_one(args.vnm_opt, ptxas, kernels_dir, k,
-                                  args.block_rows, args.blocks_per_sm), keys))
+                                  args.block_rows, args.warps_n,
+                                  args.blocks_per_sm), keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels},
                 "block_rows": args.block_rows,
-                "blocks_per_sm": args.blocks_per_sm}
+                "warps_n": args.warps_n, "blocks_per_sm": args.blocks_per_sm}
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     spills = [k for k in kernels if k.get("spill_bytes")]

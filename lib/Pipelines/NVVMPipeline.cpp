@@ -34,6 +34,10 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       *this, "block-rows",
       llvm::cl::desc("Rows of Y per thread block (64, 128; 0 chooses)"),
       llvm::cl::init(0)};
+  Option<int64_t> warpsN{
+      *this, "warps-n",
+      llvm::cl::desc("Columns of warps per block tile (2, 4; 0 chooses)"),
+      llvm::cl::init(0)};
   Option<int64_t> blocksPerSM{
       *this, "blocks-per-sm",
       llvm::cl::desc("Resident blocks per SM to ask ptxas for (0 leaves "
@@ -48,20 +52,20 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
 
 std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
                                      StringRef format, unsigned optLevel,
-                                     int64_t blockRows, int64_t blocksPerSM,
-                                     StringRef dumpDir) {
-  std::string text =
-      llvm::formatv("canonicalize,"
-                    "vnm-expand-storage,"
-                    "one-shot-bufferize{{bufferize-function-boundaries "
-                    "function-boundary-type-conversion=identity-layout-map},"
-                    "vnm-lower-to-gpu{{block-rows={4} blocks-per-sm={5}},"
-                    "gpu.module(convert-scf-to-cf,"
-                    "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,"
-                    "reconcile-unrealized-casts),"
-                    "nvvm-attach-target{{chip={0} features={1} O={2}},"
-                    "gpu-module-to-binary{{format={3}}",
-                    chip, features, optLevel, format, blockRows, blocksPerSM);
+                                     int64_t blockRows, int64_t warpsN,
+                                     int64_t blocksPerSM, StringRef dumpDir) {
+  std::string text = llvm::formatv(
+      "canonicalize,"
+      "vnm-expand-storage,"
+      "one-shot-bufferize{{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map},"
+      "vnm-lower-to-gpu{{block-rows={4} warps-n={5} blocks-per-sm={6}},"
+      "gpu.module(convert-scf-to-cf,"
+      "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,"
+      "reconcile-unrealized-casts),"
+      "nvvm-attach-target{{chip={0} features={1} O={2}},"
+      "gpu-module-to-binary{{format={3}}",
+      chip, features, optLevel, format, blockRows, warpsN, blocksPerSM);
   if (!dumpDir.empty())
     text += ("," + llvm::Twine("vnm-dump-kernels{output-dir=") + dumpDir + "}")
                 .str();
@@ -76,7 +80,8 @@ void vnm::registerNVVMPipeline() {
       [](OpPassManager &pm, const NVVMPipelineOptions &options) {
         std::string text = getNVVMPipelineText(
             options.chip, options.features, options.format, options.optLevel,
-            options.blockRows, options.blocksPerSM, options.dumpDir);
+            options.blockRows, options.warpsN, options.blocksPerSM,
+            options.dumpDir);
         if (failed(parsePassPipeline(text, pm)))
           llvm::report_fatal_error("vnm-lower-to-nvvm-pipeline: invalid "
                                    "pipeline text");

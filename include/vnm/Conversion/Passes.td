@@ -63,6 +63,9 @@ def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
     Option<"blockRows", "block-rows", "int64_t", /*default=*/"0",
            "Rows of Y per thread block: 64, 128, or 0 to choose (128 when V "
            "is a multiple of 128 and R <= 2048, else 64)">,
+    Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
+           "Columns of warps per block tile: 2 (32 x 64 warp tiles), 4 "
+           "(32 x 32), or 0 to choose (2)">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
            "Resident blocks per multiprocessor ptxas must allow (caps "
            "registers; .minnctapersm); 0 leaves registers to ptxas">

@@ -76,6 +76,8 @@ DictionaryAttr buildContract(OpBuilder &b, StringRef kernel,
       b.getNamedAttr("block_tile",
                      b.getI64ArrayAttr({config.blockM, config.blockN})),
       b.getNamedAttr("stages", b.getI64IntegerAttr(config.stages)),
+      b.getNamedAttr("warps",
+                     b.getI64ArrayAttr({config.warpsM, config.warpsN})),
       b.getNamedAttr(
           "requirements",
           b.getStringAttr("frag_values/frag_meta in the format library's "
@@ -124,7 +126,7 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
       config.accumulate = op.getAccumulate();
       config.hasBias = static_cast<bool>(op.getBias());
       config.activation = op.getActivation();
-      config.chooseTiling(blockRows, blocksPerSM);
+      config.chooseTiling(blockRows, warpsN, blocksPerSM);
       if (ShapedType::isDynamic(config.rows) ||
           ShapedType::isDynamic(config.cols)) {
         op.emitError("vnm-lower-to-gpu: the sparse operand's R and K must be "

@@ -20,9 +20,10 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
   if (!isa<FloatType>(config.resultType))
     return "the GPU spmm kernel writes f16, bf16 or f32 results";
   if (config.blockM != 32 * config.warpsM || config.blockN != 128 ||
-      config.warpsN != 2 || (config.blockM != 64 && config.blockM != 128))
+      (config.warpsN != 2 && config.warpsN != 4) ||
+      (config.blockM != 64 && config.blockM != 128))
     return "the GPU spmm kernel supports 64 x 128 and 128 x 128 block tiles "
-           "(2 x 2 or 4 x 2 warps)";
+           "over 2 or 4 columns of warps";
   if (config.v % config.blockM != 0)
     return "the GPU spmm kernel needs v to be a multiple of its " +
            std::to_string(config.blockM) +
@@ -48,13 +49,13 @@ public:
                     ValueRange args, Value shared)
       : kb(kb), cfg(config), fragValues(args[0]), fragMeta(args[1]),
         colidx(args[2]), rhs(args[3]), out(args[4]), bias(args[5]), n(args[6]),
-        ldb(args[7]), ldc(args[8]), shared(shared) {}
+        ldb(args[7]), ldc(args[8]), shared(shared),
+        kTilesN(static_cast<int>(config.blockN / config.warpsN / 8)) {}
 
   void emit();
 
 private:
   static constexpr int kTilesM = 2; // m16 tiles per warp
-  static constexpr int kTilesN = 8; // n8 tiles per warp
 
   void emitThreadIndices();
   void emitStageLoad(Value pair, Value stage);
@@ -68,6 +69,8 @@ private:
   KernelIRBuilder &kb;
   const SpmmKernelConfig &cfg;
   Value fragValues, fragMeta, colidx, rhs, out, bias, n, ldb, ldc, shared;
+  /// n8 tiles per warp: the block's 128 columns split over warpsN warps.
+  const int kTilesN;
 
   Value tid, lane, g, t, warpM, warpN, row0, col0, vblock;
 };

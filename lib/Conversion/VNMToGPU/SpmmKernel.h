@@ -55,12 +55,14 @@ struct SpmmKernelConfig {
   /// H200 (bench/results); 128 rows (when the V block holds them) halve the
   /// gather traffic per row and win when R is small and 64-row tiles would
   /// leave a partial last wave.
-  void chooseTiling(int64_t requested, int64_t requestedBlocksPerSM) {
+  void chooseTiling(int64_t requested, int64_t requestedWarpsN,
+                    int64_t requestedBlocksPerSM) {
     if (requested)
       blockM = requested;
     else
       blockM = (v % 128 == 0 && rows <= 2048) ? 128 : 64;
     warpsM = blockM / 32;
+    warpsN = requestedWarpsN ? requestedWarpsN : 2;
     // Capping registers for 4 blocks of 128 threads spills 64-112 bytes
     // and measured 10% slower on the H200 (bench/results/ANALYSIS.md), so
     // registers stay ptxas's choice unless asked.
