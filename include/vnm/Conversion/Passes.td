@@ -40,8 +40,9 @@ def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
     For each `vnm.storage.spmm` on memrefs (f16 or bf16 operands; f16, bf16
     or f32 result; V a multiple of 64; static R and K), builds a kernel into
     `gpu.module @vnm_kernels` that runs `mma.sp::ordered_metadata`
-    m16n8k32 with f32 accumulation: 64 x 128 or 128 x 128 block tiles
-    (`block-rows`), a 3-stage
+    m16n8k32 with f32 accumulation, tiled as the op's `vnm.config` says
+    (`vnm-choose-config`'s default when it has none): 64 x 128 or 128 x 128
+    block tiles, a 2- or 3-stage
     shared-memory ring filled by 16-byte `cp.async` that gathers the dense
     operand's rows through the block's column-loc, XOR-swizzled shared rows
     read with `ldmatrix.x4.trans`, A fragments and metadata read in mma lane
@@ -59,10 +60,21 @@ def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];
+}
+
+def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
+  let summary = "Pick the GPU tiling (#vnm.config) of each spmm";
+  let description = [{
+    Sets `vnm.config = #vnm.config<...>` on every `vnm.spmm` and
+    `vnm.storage.spmm` that has none: 64-row block tiles, or 128 rows when V
+    is a multiple of 128 and R <= 2048; 2 x 2 (or 4 x 2) warps of 32 x 64;
+    3 stages; registers left to ptxas. An op that already carries a
+    `vnm.config` keeps it (per-op override); the options override the
+    choice for the others. `vnm-lower-to-gpu` follows the attribute.
+  }];
   let options = [
     Option<"blockRows", "block-rows", "int64_t", /*default=*/"0",
-           "Rows of Y per thread block: 64, 128, or 0 to choose (128 when V "
-           "is a multiple of 128 and R <= 2048, else 64)">,
+           "Rows of Y per thread block: 64, 128, or 0 to choose">,
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
            "Columns of warps per block tile: 2 (32 x 64 warp tiles), 4 "
            "(32 x 32), or 0 to choose (2)">,

@@ -19,6 +19,7 @@
 
 namespace vnm {
 #define GEN_PASS_DEF_VNMLOWERTOGPU
+#define GEN_PASS_DEF_VNMCHOOSECONFIG
 #include "vnm/Conversion/Passes.h.inc"
 } // namespace vnm
 
@@ -90,8 +91,6 @@ DictionaryAttr buildContract(OpBuilder &b, StringRef kernel,
 }
 
 struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
-  using VNMLowerToGPUBase::VNMLowerToGPUBase;
-
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<StorageSpmmOp> ops;
@@ -126,7 +125,13 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
       config.accumulate = op.getAccumulate();
       config.hasBias = static_cast<bool>(op.getBias());
       config.activation = op.getActivation();
-      config.chooseTiling(blockRows, warpsN, blocksPerSM);
+      // The op's own #vnm.config (set by hand or by vnm-choose-config)
+      // wins; without one the pass picks the default tiling.
+      auto chosen = op->getAttrOfType<ConfigAttr>("vnm.config");
+      if (!chosen)
+        chosen = kernel::chooseSpmmConfig(&getContext(), config.v, config.rows,
+                                          0, 0, 0);
+      config.applyConfig(chosen);
       if (ShapedType::isDynamic(config.rows) ||
           ShapedType::isDynamic(config.cols)) {
         op.emitError("vnm-lower-to-gpu: the sparse operand's R and K must be "
@@ -155,6 +160,41 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
       contracts.push_back(buildContract(b, name, config));
     }
     module->setAttr("vnm.launch_contracts", b.getArrayAttr(contracts));
+  }
+};
+
+/// Gives every spmm without a #vnm.config the default tiling, with the
+/// pass options' overrides.
+struct ChooseConfigPass
+    : public vnm::impl::VNMChooseConfigBase<ChooseConfigPass> {
+  using VNMChooseConfigBase::VNMChooseConfigBase;
+
+  void runOnOperation() override {
+    getOperation().walk([&](Operation *op) {
+      if (!isa<SpmmOp, StorageSpmmOp>(op) || op->hasAttr("vnm.config"))
+        return;
+      EncodingAttr encoding;
+      int64_t rows;
+      if (auto spmm = dyn_cast<SpmmOp>(op)) {
+        encoding = getVNMEncoding(spmm.getLhs().getType());
+        rows = cast<ShapedType>(spmm.getLhs().getType()).getDimSize(0);
+      } else {
+        auto storage = cast<StorageSpmmOp>(op);
+        encoding = storage.getEncoding();
+        rows = cast<ShapedType>(storage.getValues().getType()).getDimSize(0);
+      }
+      if (blockRows != 0 && blockRows != 64 && blockRows != 128) {
+        op->emitError("vnm-choose-config: block-rows must be 0, 64 or 128");
+        return signalPassFailure();
+      }
+      if (warpsN != 0 && warpsN != 2 && warpsN != 4) {
+        op->emitError("vnm-choose-config: warps-n must be 0, 2 or 4");
+        return signalPassFailure();
+      }
+      op->setAttr("vnm.config",
+                  kernel::chooseSpmmConfig(&getContext(), encoding.getV(), rows,
+                                           blockRows, warpsN, blocksPerSM));
+    });
   }
 };
 

@@ -35,6 +35,16 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
   return "";
 }
 
+ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
+                                         int64_t rows, int64_t blockRows,
+                                         int64_t warpsN, int64_t blocksPerSM) {
+  if (!blockRows)
+    blockRows = (v % 128 == 0 && rows <= 2048) ? 128 : 64;
+  return ConfigAttr::get(context, blockRows, 128, blockRows / 32,
+                         warpsN ? warpsN : 2, /*stages=*/3,
+                         std::max<int64_t>(blocksPerSM, 0));
+}
+
 SmallVector<std::string> vnm::kernel::getSpmmKernelParameterNames() {
   return {"frag_values", "frag_meta", "colidx", "rhs", "out",
           "bias",        "n",         "ldb",    "ldc"};

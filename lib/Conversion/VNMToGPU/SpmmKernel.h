@@ -50,23 +50,14 @@ struct SpmmKernelConfig {
   int64_t minBlocksPerSM = 0;
 
   int64_t threads() const { return 32 * warpsM * warpsN; }
-  /// Picks the block tile and the occupancy target. 64 rows (2 x 2 warps) keep
-  /// three blocks per multiprocessor and measured fastest on large R on the
-  /// H200 (bench/results); 128 rows (when the V block holds them) halve the
-  /// gather traffic per row and win when R is small and 64-row tiles would
-  /// leave a partial last wave.
-  void chooseTiling(int64_t requested, int64_t requestedWarpsN,
-                    int64_t requestedBlocksPerSM) {
-    if (requested)
-      blockM = requested;
-    else
-      blockM = (v % 128 == 0 && rows <= 2048) ? 128 : 64;
-    warpsM = blockM / 32;
-    warpsN = requestedWarpsN ? requestedWarpsN : 2;
-    // Capping registers for 4 blocks of 128 threads spills 64-112 bytes
-    // and measured 10% slower on the H200 (bench/results/ANALYSIS.md), so
-    // registers stay ptxas's choice unless asked.
-    minBlocksPerSM = requestedBlocksPerSM;
+  /// Takes the tiling of a #vnm.config.
+  void applyConfig(ConfigAttr config) {
+    blockM = config.getBlockRows();
+    blockN = config.getBlockCols();
+    warpsM = config.getWarpsM();
+    warpsN = config.getWarpsN();
+    stages = config.getStages();
+    minBlocksPerSM = config.getBlocksPerSM();
   }
   int64_t groups() const { return (cols + m - 1) / m; }
   /// k-tiles holding data (8 groups each) and k-tiles of the fragment
@@ -78,6 +69,19 @@ struct SpmmKernelConfig {
   int64_t sharedBytes() const { return stages * stageBytes(); }
   int64_t gridY() const { return (rows + blockM - 1) / blockM; }
 };
+
+/// The tiling vnm-choose-config gives an R-row matrix with V-row blocks;
+/// nonzero `block rows`, `warps n` and any `blocks per SM` >= 0 override it.
+///
+/// 64-row tiles (2 x 2 warps) keep three blocks per multiprocessor and
+/// measured fastest on large R on the H200 (bench/results); 128-row tiles
+/// (when the V block holds them) halve the gather traffic per row and win
+/// when R is small and 64-row tiles would leave a partial last wave. Capping
+/// registers (`blocks per SM`) and 4 columns of warps both measured slower,
+/// so they are off unless asked (bench/results/ANALYSIS.md).
+ConfigAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v, int64_t rows,
+                            int64_t blockRows, int64_t warpsN,
+                            int64_t blocksPerSM);
 
 /// Why `config` cannot be generated, or an empty string.
 std::string checkSpmmKernelConfig(const SpmmKernelConfig &config);

@@ -5,6 +5,7 @@
 // CHECK-DAG: --vnm-sparsify {{ *}}- Rewrite linalg matmuls
 // CHECK-DAG: --vnm-lower-to-loops {{ *}}- Lower vnm storage ops on memrefs to loops and runtime calls
 // CHECK-DAG: --vnm-lower-to-gpu {{ *}}- Generate sparse-tensor-core kernels for vnm.storage.spmm
+// CHECK-DAG: --vnm-choose-config {{ *}}- Pick the GPU tiling (#vnm.config) of each spmm
 // CHECK-DAG: --vnm-dump-kernels {{ *}}- Write GPU binaries and launch contracts to files
 // CHECK-DAG: --vnm-lower-to-cpu-pipeline {{ *}}- Lower vnm ops on tensors to the LLVM dialect for the CPU
 // CHECK-DAG: --vnm-lower-to-nvvm-pipeline {{ *}}- Compile vnm.spmm to sparse-tensor-core kernels

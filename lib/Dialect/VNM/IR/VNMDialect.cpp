@@ -71,6 +71,36 @@ LogicalResult EncodingAttr::verifyEncoding(
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// ConfigAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t blockRows, int64_t blockCols,
+                                 int64_t warpsM, int64_t warpsN, int64_t stages,
+                                 int64_t blocksPerSM) {
+  if ((blockRows != 64 && blockRows != 128) || blockCols != 128)
+    return emitError() << "#vnm.config (C1): block must be [64, 128] or "
+                          "[128, 128], got ["
+                       << blockRows << ", " << blockCols << "]";
+  if (warpsM * 32 != blockRows)
+    return emitError() << "#vnm.config (C2): warps[0] must be block[0] / 32 "
+                          "(32-row warp tiles), got "
+                       << warpsM;
+  if (warpsN != 2 && warpsN != 4)
+    return emitError() << "#vnm.config (C3): warps[1] must be 2 or 4, got "
+                       << warpsN;
+  // Each stage is 16 KiB of static shared memory, which stops at 48 KiB.
+  if (stages != 2 && stages != 3)
+    return emitError() << "#vnm.config (C4): stages must be 2 or 3, got "
+                       << stages;
+  if (blocksPerSM < 0 || blocksPerSM > 32)
+    return emitError() << "#vnm.config (C5): blocks_per_sm must be in "
+                          "[0, 32], got "
+                       << blocksPerSM;
+  return success();
+}
+
 int64_t EncodingAttr::getNumGroups(int64_t cols) const {
   if (ShapedType::isDynamic(cols))
     return ShapedType::kDynamic;
@@ -116,6 +146,15 @@ LogicalResult VNMDialect::verifyOperationAttribute(Operation *op,
     if (!isa<EncodingAttr>(value))
       return op->emitError()
              << "'vnm.encoding' must be a #vnm.encoding<...>, got " << value;
+    return success();
+  }
+  if (name == "vnm.config") {
+    if (!isa<ConfigAttr>(value))
+      return op->emitError()
+             << "'vnm.config' must be a #vnm.config<...>, got " << value;
+    if (!isa<SpmmOp, StorageSpmmOp>(op))
+      return op->emitError() << "'vnm.config' applies to vnm.spmm and "
+                                "vnm.storage.spmm only";
     return success();
   }
   if (name == "vnm.gpu_kernel") {
