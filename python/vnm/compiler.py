@@ -7,14 +7,19 @@ text by its own MLIR and parsed here.
     result = vnm.compile(mlir_text)                    # CPU pipeline
     result = vnm.compile(mlir_text, pipeline="builtin.module(vnm-expand-storage)")
     print(result.ir)
+    result = vnm.compile(mlir_text, target="sm_90")    # GPU kernels
+    print(result.ptx, result.kernels[0].contract)
 
 A Compiler and its modules may be used from one thread at a time.
 """
 
 import ctypes
+import json
+import os
+import tempfile
 import weakref
-from dataclasses import dataclass
-from typing import Optional, Tuple, Union
+from dataclasses import dataclass, field
+from typing import Dict, Mapping, Optional, Tuple, Union
 
 from . import _capi
 from ._capi import lib
@@ -165,28 +170,81 @@ class Module:
         return self.to_text()
 
 
+def gpu_pipeline(target: str = "sm_90", features: str = "+ptx85",
+                 binary_format: str = "isa", dump_dir: str = "",
+                 options: str = "") -> str:
+    """The vnm-lower-to-nvvm-pipeline invocation for a chip (docs/gpu.md);
+    `options` adds pipeline options such as "block-rows=64"."""
+    text = f"chip={target} features={features} format={binary_format}"
+    if options:
+        text += " " + options
+    if dump_dir:
+        text += f" dump-dir={dump_dir}"
+    return f"builtin.module(vnm-lower-to-nvvm-pipeline{{{text}}})"
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One generated GPU kernel: its name, the gpu.binary holding it and its
+    launch contract (parameters, block, grid, shared memory; docs/gpu.md)."""
+
+    name: str
+    binary: str
+    contract: Dict
+
+
 @dataclass(frozen=True)
 class CompileResult:
     """What vnm.compile produced.
 
     `ir` is the module after the pipeline, as MLIR text; `diagnostics` holds
-    the warnings and remarks emitted on the way. The GPU target will add its
-    artifacts (PTX or cubin per kernel, with each kernel's launch contract)
-    as further fields; the CPU pipeline produces none.
+    the warnings and remarks emitted on the way. With a GPU `target`,
+    `binaries` maps each gpu.binary's name to its object (PTX text for
+    format "isa", cubin bytes for "bin") and `kernels` lists the kernels with
+    their launch contracts; the CPU pipeline produces neither.
     """
 
     ir: str
     pipeline: Optional[str]
     diagnostics: Tuple[Diagnostic, ...] = ()
+    binaries: Mapping[str, bytes] = field(default_factory=dict)
+    kernels: Tuple[Kernel, ...] = ()
+
+    @property
+    def ptx(self) -> str:
+        """The PTX of the (single) gpu.binary compiled with format "isa"."""
+        if len(self.binaries) != 1:
+            raise ValueError(f"{len(self.binaries)} binaries; use .binaries")
+        return next(iter(self.binaries.values())).decode("utf-8")
 
     def __str__(self) -> str:
         return self.ir
+
+
+def _read_gpu_artifacts(directory: str):
+    """The binaries and launch contracts vnm-dump-kernels wrote."""
+    binaries, contracts = {}, []
+    for entry in sorted(os.listdir(directory)):
+        path = os.path.join(directory, entry)
+        stem, ext = os.path.splitext(entry)
+        if ext == ".json":
+            with open(path) as f:
+                contracts.append(json.load(f))
+        elif ext in (".ptx", ".cubin", ".fatbin"):
+            with open(path, "rb") as f:
+                binaries[stem] = f.read()
+    kernels = tuple(Kernel(c["kernel"], c["module"], c) for c in contracts)
+    return binaries, kernels
 
 
 def compile(
     source: Source,
     pipeline: Optional[str] = CPU_PIPELINE,
     *,
+    target: Optional[str] = None,
+    features: str = "+ptx85",
+    binary_format: str = "isa",
+    gpu_options: str = "",
     name: str = "<source>",
     generic: bool = False,
     debug_info: bool = False,
@@ -194,9 +252,25 @@ def compile(
     """Parses `source` (MLIR text or bytecode), runs `pipeline` on it (None:
     parse and verify only) and returns the resulting IR.
 
+    With `target` (a chip such as "sm_90" or "sm_80") the GPU pipeline runs
+    instead of `pipeline`: every vnm.spmm becomes a sparse-tensor-core
+    kernel, and the result holds the binaries (PTX for `binary_format`
+    "isa", which needs no CUDA; "bin" needs ptxas) and each kernel's launch
+    contract. `gpu_options` passes tiling options ("block-rows=64 ...").
+
     Raises CompileError, with the MLIR diagnostics, when the source does not
     parse or verify, when the pipeline is invalid, or when a pass fails.
     """
+    if target is not None:
+        with tempfile.TemporaryDirectory(prefix="vnm-gpu-") as directory:
+            gpu = gpu_pipeline(target, features, binary_format, directory,
+                               gpu_options)
+            result = compile(source, gpu, name=name, generic=generic,
+                             debug_info=debug_info)
+            binaries, kernels = _read_gpu_artifacts(directory)
+        return CompileResult(ir=result.ir, pipeline=gpu,
+                             diagnostics=result.diagnostics,
+                             binaries=binaries, kernels=kernels)
     with Compiler() as compiler:
         diagnostics = []
         module = compiler.parse(source, name)

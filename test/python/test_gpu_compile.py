@@ -1,0 +1,56 @@
+"""vnm.compile with a GPU target: PTX and launch contracts (no GPU needed)."""
+
+from pathlib import Path
+
+import pytest
+import vnm
+
+EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "linear_spmm.mlir").read_text()
+
+V16 = """\
+!w = tensor<64x64xf16, #vnm.encoding<v = 16, n = 2, m = 8>>
+func.func @f(%w: !w, %x: tensor<64x8xf16>) -> tensor<64x8xf32> {
+  %y = vnm.spmm %w, %x : !w, tensor<64x8xf16> -> tensor<64x8xf32>
+  return %y : tensor<64x8xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["sm_90", "sm_80"])
+def test_example_compiles_to_ptx_with_contract(target):
+    result = vnm.compile(EXAMPLE, target=target)
+    assert f".target {target}" in result.ptx
+    assert "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32" in result.ptx
+    assert "cp.async.cg.shared.global" in result.ptx
+    assert "ldmatrix.sync.aligned.m8n8.x4.trans" in result.ptx
+    (kernel,) = result.kernels
+    assert kernel.name == "spmm_0" and kernel.binary == "vnm_kernels"
+    contract = kernel.contract
+    assert contract["rows"] == 4096 and contract["cols"] == 4096
+    assert contract["v"] == 64 and contract["m"] == 8
+    assert contract["bias"] is True and contract["activation"] == "relu"
+    assert contract["params"][:2] == ["frag_values", "frag_meta"]
+    assert contract["block"] == [128, 1, 1] and contract["grid_y"] == 64
+    assert f".entry {kernel.name}" in result.ptx
+    assert "gpu.binary @vnm_kernels" in result.ir
+
+
+def test_tiling_options_reach_the_kernel():
+    result = vnm.compile(EXAMPLE, target="sm_90",
+                         gpu_options="block-rows=64 warps-n=4")
+    assert result.kernels[0].contract["warps"] == [2, 4]
+    assert result.kernels[0].contract["block"] == [256, 1, 1]
+
+
+def test_unsupported_format_raises_with_diagnostics():
+    with pytest.raises(vnm.CompileError) as info:
+        vnm.compile(V16, target="sm_90")
+    messages = " ".join(d.message for d in info.value.diagnostics)
+    assert "vnm-lower-to-gpu" in messages and "multiple of its 64-row block tile" in messages
+
+
+def test_cpu_result_has_no_gpu_artifacts():
+    result = vnm.compile(V16)
+    assert result.binaries == {} and result.kernels == ()
+    with pytest.raises(ValueError):
+        result.ptx
