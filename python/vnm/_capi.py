@@ -3,7 +3,9 @@
 Everything in the package goes through this module; nothing else touches
 ctypes. The library is found, in order, at ``$VNM_LIBRARY_PATH`` (the file,
 or a directory holding ``libVNMCAPI.so``) and next to this file, where a
-wheel installs it.
+wheel installs it. ``$VNM_LIBRARY_PATH`` may also name ``libVNMFormatC.so``,
+the format library alone, which needs no LLVM or MLIR (a GPU host that runs
+precompiled kernels): then `has_compiler` is False and vnm.compile refuses.
 """
 
 import ctypes
@@ -157,6 +159,8 @@ def _load(path: Path) -> ctypes.CDLL:
             f"{path} implements vnm C API version {version}; this package needs {CAPI_VERSION}"
         )
     for name, (restype, argtypes) in _PROTOTYPES.items():
+        if name.startswith(("vnmCompiler", "vnmModule")) and not hasattr(library, name):
+            continue  # the format-only library
         function = getattr(library, name)
         function.restype = restype
         function.argtypes = argtypes
@@ -165,6 +169,7 @@ def _load(path: Path) -> ctypes.CDLL:
 
 library_path = _find_library()
 lib = _load(library_path)
+has_compiler = hasattr(lib, "vnmCompilerCreate")
 
 
 def string_ref(data: bytes):

@@ -23,7 +23,7 @@ from typing import Dict, Mapping, Optional, Tuple, Union
 
 from . import _capi
 from ._capi import lib
-from ._errors import CompileError, Diagnostic
+from ._errors import CompileError, Diagnostic, VNMError
 
 # vnm ops on tensors down to the LLVM dialect (docs/pipeline.md); run the
 # result with mlir-runner and libvnm_cpu_runtime.so.
@@ -42,6 +42,10 @@ class Compiler:
     """
 
     def __init__(self):
+        if not _capi.has_compiler:
+            raise VNMError(
+                f"{_capi.library_path} holds the format library only; compiling "
+                "needs libVNMCAPI.so (set VNM_LIBRARY_PATH to it)")
         self._handle = lib.vnmCompilerCreate()
         self._modules = weakref.WeakSet()
 

@@ -21,3 +21,11 @@ def pytest_sessionfinish(session, exitstatus):
             file=sys.stderr,
         )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "gpu: needs an NVIDIA GPU, CuPy, PyTorch and precompiled kernels "
+        "(VNM_GPU_KERNELS); skipped elsewhere, run by bench/run_python_gpu_tests.sh",
+    )

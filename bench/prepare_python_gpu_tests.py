@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Compiles the kernels test/python/test_gpu_runtime.py launches (here, where
+libVNMCAPI.so is) into bench/build/python-kernels/<name>/, and copies the
+format library next to them, for the GPU host (bench/run_python_gpu_tests.sh)."""
+
+import os
+import shutil
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import vnm  # noqa: E402
+
+KERNELS = {
+    "linear_f16_bias": """
+!w = tensor<512x1024xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
+func.func @linear(%w: !w, %x: tensor<1024x?xf16>, %b: tensor<512xf16>) -> tensor<512x?xf16> {
+  %y = vnm.spmm %w, %x bias(%b : tensor<512xf16>) : !w, tensor<1024x?xf16> -> tensor<512x?xf16>
+  return %y : tensor<512x?xf16>
+}""",
+    "spmm_bf16_f32": """
+!w = tensor<300x1000xbf16, #vnm.encoding<v = 128, n = 2, m = 16>>
+func.func @spmm(%w: !w, %x: tensor<1000x?xbf16>) -> tensor<300x?xf32> {
+  %y = vnm.spmm %w, %x : !w, tensor<1000x?xbf16> -> tensor<300x?xf32>
+  return %y : tensor<300x?xf32>
+}""",
+}
+
+
+def main():
+    out = os.path.join(ROOT, "bench", "build", "python-kernels")
+    for name, source in KERNELS.items():
+        result = vnm.compile(source, target="sm_90")
+        directory = os.path.join(out, name)
+        os.makedirs(directory, exist_ok=True)
+        for binary, data in result.binaries.items():
+            with open(os.path.join(directory, binary + ".ptx"), "wb") as f:
+                f.write(data)
+        import json
+        for kernel in result.kernels:
+            with open(os.path.join(directory, kernel.name + ".json"), "w") as f:
+                json.dump(kernel.contract, f, indent=1)
+    lib = os.path.join(os.path.dirname(str(vnm.library_path)), "libVNMFormatC.so")
+    shutil.copy(lib, os.path.join(ROOT, "bench", "build", "libVNMFormatC.so"))
+    print(f"kernels for the Python GPU tests in {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# On the GPU host: the package's GPU tests over the format library alone and
+# the kernels bench/prepare_python_gpu_tests.py compiled.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PYTHONPATH="$ROOT/python"
+export VNM_LIBRARY_PATH="$ROOT/bench/build/libVNMFormatC.so"
+export VNM_GPU_KERNELS="$ROOT/bench/build/python-kernels"
+exec python3 -B -m pytest -q -p no:cacheprovider -m gpu "$ROOT/test/python/test_gpu_runtime.py" "$@"

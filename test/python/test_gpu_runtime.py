@@ -1,0 +1,79 @@
+"""vnm.runtime and vnm.torch.SparseLinear on a GPU (marked gpu).
+
+Compiling needs libVNMCAPI.so and launching needs a GPU, which no single
+machine of this project has: bench/prepare_python_gpu_tests.py compiles the
+kernels here into $VNM_GPU_KERNELS, and the GPU host runs this file with the
+format library alone. Without a GPU (CI) every test here is skipped.
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+cupy = pytest.importorskip("cupy")
+
+KERNELS = os.environ.get("VNM_GPU_KERNELS")
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA GPU"),
+    pytest.mark.skipif(not KERNELS, reason="VNM_GPU_KERNELS is not set"),
+]
+
+
+def kernel(name):
+    from vnm.runtime import SpmmKernel
+
+    return SpmmKernel.from_files(Path(KERNELS) / name)
+
+
+def relative_error(actual, expected):
+    actual, expected = actual.double(), expected.double()
+    return float((actual - expected).norm() / expected.norm())
+
+
+@pytest.mark.parametrize("tokens", [1, 37, 512])
+@torch.no_grad()
+def test_sparse_linear_matches_dense_on_pruned_weight(tokens):
+    from vnm.torch import SparseLinear
+
+    rng = torch.Generator().manual_seed(int.from_bytes(os.urandom(4), "little"))
+    dense = torch.nn.Linear(1024, 512, bias=True).to(torch.float16)
+    with torch.no_grad():
+        dense.weight.copy_(torch.randn(512, 1024, generator=rng))
+        dense.bias.copy_(torch.randn(512, generator=rng))
+    layer = SparseLinear(kernel("linear_f16_bias"), dense.weight, dense.bias)
+    x = torch.randn(tokens, 1024, generator=rng).to("cuda", torch.float16)
+    y = layer(x)
+    torch.cuda.synchronize()
+    reference = torch.nn.functional.linear(
+        x.float(), layer.pruned_weight.cuda().float(), dense.bias.cuda().float())
+    assert y.shape == (tokens, 512)
+    assert not torch.isnan(y).any()
+    assert relative_error(y.float(), reference) < 1e-2
+    # The pruned weight keeps n/m of the entries.
+    assert abs(float((layer.pruned_weight != 0).float().mean()) - 2 / 8) < 1e-3
+
+
+def test_raw_launch_checks_and_writes_every_element():
+    from vnm import VNMError
+
+    k = kernel("spmm_bf16_f32")
+    rng = np.random.default_rng()
+    w32 = rng.standard_normal((k.rows, k.cols), dtype=np.float32)
+    bits = (w32.view(np.uint32) + 0x7FFF + ((w32.view(np.uint32) >> 16) & 1)) >> 16
+    weight = k.pack(bits.astype(np.uint16))
+    n, ld = 45, 48
+    rhs = torch.randn(k.cols, ld, device="cuda").to(torch.bfloat16)
+    out = torch.full((k.rows, ld), float("nan"), device="cuda")
+    k(weight, cupy.asarray(rhs), cupy.asarray(out), n=n)
+    cupy.cuda.runtime.deviceSynchronize()
+    pruned = torch.from_numpy(weight.pruned.view(np.int16)).view(torch.bfloat16)
+    reference = pruned.cuda().float() @ rhs[:, :n].float()
+    assert not torch.isnan(out[:, :n]).any()
+    assert torch.isnan(out[:, n:]).all()  # columns past n are not touched
+    assert relative_error(out[:, :n], reference) < 1e-2
+    with pytest.raises(VNMError, match="multiples of 8"):
+        k(weight, cupy.asarray(rhs[:, :45].contiguous()), cupy.asarray(out), n=n)
