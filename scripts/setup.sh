@@ -18,9 +18,9 @@ DEBIAN_PACKAGES=(
 # both agree. Its packages for pytest come from Debian when it is Debian's own
 # (pip refuses to install there), else from pip at pinned versions.
 PYTHON="${VNM_PYTHON:-$(command -v python3 || echo /usr/bin/python3)}"
-PYTHON_PACKAGES=(numpy==2.3.5 pytest==8.4.2)
+PYTHON_PACKAGES=(numpy==2.3.5 pytest==8.4.2 jax==0.10.2)
 python_has_test_packages() {
-  "$PYTHON" -c 'import numpy, pytest' 2>/dev/null
+  "$PYTHON" -c 'import numpy, pytest, jax' 2>/dev/null
 }
 python_is_externally_managed() {
   "$PYTHON" -c 'import os, sys, sysconfig

@@ -6,7 +6,8 @@
     gpu = vnm.compile(mlir_text, target="sm_90")  # PTX + launch contracts
 
 The package is pure Python over libVNMCAPI.so (the C API, through ctypes);
-see vnm.format and vnm.compiler.
+see vnm.format and vnm.compiler. vnm.jax (JAX frontend), vnm.runtime (CuPy
+launches) and vnm.torch (SparseLinear) are imported on demand.
 """
 
 __version__ = "0.1.0"

@@ -1,0 +1,46 @@
+"""vnm.jax.lower: a JAX MLP with V:N:M weight arguments through vnm."""
+
+import pytest
+import vnm
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+import vnm.jax as vj  # noqa: E402
+
+
+def mlp(x, w1, w2):
+    return jax.nn.relu(x @ w1.T) @ w2.T
+
+
+ARGS = (jnp.zeros((8, 64), jnp.float16), jnp.zeros((128, 64), jnp.float16),
+        jnp.zeros((32, 128), jnp.float16))
+
+
+def test_weights_become_encoded_arguments_and_spmm():
+    result = vj.lower(mlp, *ARGS, sparsity={1: "64:2:8", 2: (64, 2, 16)})
+    ir = result.ir
+    assert "%arg1: tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>" in ir
+    assert "%arg2: tensor<32x128xf16, #vnm.encoding<v = 64, n = 2, m = 16>>" in ir
+    assert ir.count("vnm.spmm") == 2
+    assert "linalg.matmul" not in ir
+
+
+def test_unannotated_weights_stay_dense():
+    result = vj.lower(mlp, *ARGS, sparsity={1: "64:2:8"})
+    assert result.ir.count("vnm.spmm") == 1
+    assert result.ir.count("linalg.matmul") == 1
+
+
+def test_gpu_kernels_for_each_layer():
+    result = vj.lower(mlp, *ARGS, sparsity={1: "64:2:8", 2: "64:2:16"}, target="sm_90")
+    shapes = sorted((k.contract["rows"], k.contract["cols"], k.contract["m"])
+                    for k in result.kernels)
+    assert shapes == [(32, 128, 16), (128, 64, 8)]
+    assert "mma.sp::ordered_metadata" in result.ptx
+
+
+def test_bad_argument_index_and_format():
+    with pytest.raises(ValueError, match="argument 5"):
+        vj.lower(mlp, *ARGS, sparsity={5: "64:2:8"})
+    with pytest.raises(vnm.VNMError):
+        vj.lower(mlp, *ARGS, sparsity={1: "64:3:8"})
