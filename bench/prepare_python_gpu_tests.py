@@ -30,16 +30,7 @@ func.func @spmm(%w: !w, %x: tensor<1000x?xbf16>) -> tensor<300x?xf32> {
 def main():
     out = os.path.join(ROOT, "bench", "build", "python-kernels")
     for name, source in KERNELS.items():
-        result = vnm.compile(source, target="sm_90")
-        directory = os.path.join(out, name)
-        os.makedirs(directory, exist_ok=True)
-        for binary, data in result.binaries.items():
-            with open(os.path.join(directory, binary + ".ptx"), "wb") as f:
-                f.write(data)
-        import json
-        for kernel in result.kernels:
-            with open(os.path.join(directory, kernel.name + ".json"), "w") as f:
-                json.dump(kernel.contract, f, indent=1)
+        vnm.compile(source, target="sm_90").write(os.path.join(out, name))
     lib = os.path.join(os.path.dirname(str(vnm.library_path)), "libVNMFormatC.so")
     shutil.copy(lib, os.path.join(ROOT, "bench", "build", "libVNMFormatC.so"))
     print(f"kernels for the Python GPU tests in {out}")

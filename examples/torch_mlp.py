@@ -16,7 +16,6 @@ output against PyTorch's dense forward on the same pruned weights, and times
 both (CUDA events, medians).
 """
 
-import json
 import os
 import sys
 
@@ -38,15 +37,8 @@ def compile_kernels(directory):
     import vnm
 
     for name, (rows, cols) in {"up": (FFN, HIDDEN), "down": (HIDDEN, FFN)}.items():
-        result = vnm.compile(layer_mlir(rows, cols), target="sm_90")
-        out = os.path.join(directory, name)
-        os.makedirs(out, exist_ok=True)
-        for binary, data in result.binaries.items():
-            with open(os.path.join(out, binary + ".ptx"), "wb") as f:
-                f.write(data)
-        for kernel in result.kernels:
-            with open(os.path.join(out, kernel.name + ".json"), "w") as f:
-                json.dump(kernel.contract, f, indent=1)
+        vnm.compile(layer_mlir(rows, cols), target="sm_90").write(
+            os.path.join(directory, name))
     print(f"kernels in {directory}")
 
 

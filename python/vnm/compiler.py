@@ -214,6 +214,18 @@ class CompileResult:
     binaries: Mapping[str, bytes] = field(default_factory=dict)
     kernels: Tuple[Kernel, ...] = ()
 
+    def write(self, directory: str) -> None:
+        """Writes the binaries and launch contracts as vnm-dump-kernels does
+        (<binary>.ptx or .cubin, <kernel>.json), for SpmmKernel.from_files."""
+        os.makedirs(directory, exist_ok=True)
+        extension = ".ptx" if "format=isa" in (self.pipeline or "") else ".cubin"
+        for name, data in self.binaries.items():
+            with open(os.path.join(directory, name + extension), "wb") as f:
+                f.write(data)
+        for kernel in self.kernels:
+            with open(os.path.join(directory, kernel.name + ".json"), "w") as f:
+                json.dump(kernel.contract, f, indent=1)
+
     @property
     def ptx(self) -> str:
         """The PTX of the (single) gpu.binary compiled with format "isa"."""

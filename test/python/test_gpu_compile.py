@@ -54,3 +54,11 @@ def test_cpu_result_has_no_gpu_artifacts():
     assert result.binaries == {} and result.kernels == ()
     with pytest.raises(ValueError):
         result.ptx
+
+
+def test_write_produces_what_the_runtime_reads(tmp_path):
+    result = vnm.compile(EXAMPLE, target="sm_90")
+    result.write(str(tmp_path))
+    assert (tmp_path / "vnm_kernels.ptx").read_text() == result.ptx
+    import json
+    assert json.loads((tmp_path / "spmm_0.json").read_text()) == result.kernels[0].contract
