@@ -580,3 +580,11 @@ func.func @storage_sddmm_c6(%a: memref<64x16xf16>, %b: memref<16x8xf16>, %c: mem
       outs(%v : memref<64x2xf32>) {encoding = #vnm.encoding<v = 64, n = 1, m = 8>}
   return
 }
+
+// -----
+
+// A missing element type (found by the robustness run) is an error, not a
+// crash in the encoding's verifier.
+// expected-error @+2 {{#vnm.encoding (C6): the encoded tensor has no element type}}
+// expected-error @+1 {{expected non-function type}}
+func.func private @enc_no_element(tensor<128x64x, #vnm.encoding<v = 64, n = 2, m = 8>>)

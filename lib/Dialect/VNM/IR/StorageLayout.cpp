@@ -35,12 +35,14 @@ vnm::getStorageTensorTypes(RankedTensorType encodedType) {
 }
 
 bool vnm::isSupportedFloatType(Type type) {
-  return type.isF16() || type.isBF16() || type.isF32();
+  return type && (type.isF16() || type.isBF16() || type.isF32());
 }
 
+// Null-safe: the parser verifies an encoding even when the tensor's element
+// type failed to parse.
 bool vnm::isSupportedElementType(Type type) {
-  return isSupportedFloatType(type) || type.isSignlessInteger(8) ||
-         type.isSignlessInteger(4);
+  return type && (isSupportedFloatType(type) || type.isSignlessInteger(8) ||
+                  type.isSignlessInteger(4));
 }
 
 /// True when every static dimension of `actual` equals the corresponding

@@ -64,6 +64,9 @@ LogicalResult EncodingAttr::verifyEncoding(
                           "static shape, got "
                        << (ShapedType::isDynamic(shape[0]) ? "?" : "R") << "x"
                        << (ShapedType::isDynamic(shape[1]) ? "?" : "K");
+  if (!elementType)
+    return emitError() << "#vnm.encoding (C6): the encoded tensor has no "
+                          "element type";
   if (!isSupportedElementType(elementType))
     return emitError() << "#vnm.encoding (C6): element type must be f16, "
                           "bf16, f32, i8 or i4, got "
