@@ -114,7 +114,9 @@ def main():
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     print(f"mutate_inputs: seed {seed}", flush=True)
     rng = random.Random(seed)
-    sources = [open(path).read() for path in args.inputs]
+    # Sorted, so that a seed names the same cases whatever order the paths
+    # come in.
+    sources = [open(path).read() for path in sorted(args.inputs)]
 
     failures = 0
     diagnosed = 0
