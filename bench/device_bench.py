@@ -281,7 +281,7 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--build", default=os.path.join(HERE, "build"))
-    ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    ap.add_argument("--out", default=".")
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--runs", type=int, default=25)
     ap.add_argument("--filter", default="", help="substring of case names")
