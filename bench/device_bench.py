@@ -20,7 +20,6 @@ Writes results.csv and results.md to --out and prints the table last.
 """
 
 import argparse
-import ctypes
 import datetime
 import json
 import math
@@ -35,100 +34,33 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 MMA_SP_F16_CEILING = 953.0  # TFLOP/s dense-equivalent for 2:4, measured
 L2_BYTES = 50 * 2**20
-ELEMENT_TYPES = {"f16": 0, "bf16": 1}
 
 
 # ----------------------------------------------------------------------------
-# The format library through its C API (libVNMFormatC.so).
+# Host side: weights through the package's vnm.format (one binding of the
+# format library; on the GPU host VNM_LIBRARY_PATH names libVNMFormatC.so).
 # ----------------------------------------------------------------------------
-class Encoding(ctypes.Structure):
-    _fields_ = [("v", ctypes.c_int64), ("n", ctypes.c_int64),
-                ("m", ctypes.c_int64)]
-
-
-class StorageShape(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_int64) for name in (
-        "rows", "cols", "groups", "blocks", "compressedCols", "denseCount",
-        "denseBytes", "valueCount", "valueBytes", "colidxCount", "metaCount",
-        "paddedRows", "paddedGroups", "paddedCompressedCols", "rowTiles",
-        "kTiles", "fragValueCount", "fragValueBytes", "fragMetaWords")]
-
-
-class Status(ctypes.Structure):
-    _fields_ = [("ptr", ctypes.c_void_p)]
-
-
-class StringRef(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_char_p), ("length", ctypes.c_size_t)]
-
-
-_lib = None
-
-
-def format_lib(path):
-    global _lib
-    if _lib is None:
-        _lib = ctypes.CDLL(path)
-        _lib.vnmStatusIsOk.restype = ctypes.c_bool
-        _lib.vnmStatusIsOk.argtypes = [Status]
-        _lib.vnmStatusGetMessage.restype = StringRef
-        _lib.vnmStatusGetMessage.argtypes = [Status]
-        _lib.vnmStatusDestroy.argtypes = [Status]
-        for fn in ("vnmFormatGetStorageShape", "vnmFormatCompress",
-                   "vnmFormatDecompress", "vnmFormatPackFragments"):
-            getattr(_lib, fn).restype = Status
-    return _lib
-
-
-def check(status):
-    lib = _lib
-    if not lib.vnmStatusIsOk(status):
-        msg = lib.vnmStatusGetMessage(status).data.decode()
-        lib.vnmStatusDestroy(status)
-        raise RuntimeError(msg)
-
-
-def ptr(a):
-    return a.ctypes.data_as(ctypes.c_void_p)
-
-
 def prepare(args):
     """Worker: random weight -> pruned dense, fragments, colidx."""
-    lib_path, case, seed = args
-    lib = format_lib(lib_path)
-    rows, cols = case["rows"], case["cols"]
+    from vnm import format as vf
+
+    case, seed = args
     rng = np.random.default_rng(seed)
-    w32 = rng.standard_normal((rows, cols), dtype=np.float32)
+    w32 = rng.standard_normal((case["rows"], case["cols"]), dtype=np.float32)
     if case["dtype"] == "f16":
-        w = w32.astype(np.float16).view(np.uint16)
-    else:  # bf16: round to nearest even from float32 bits
+        w = w32.astype(np.float16)
+    else:  # bf16 bits: round to nearest even from float32
         bits = w32.view(np.uint32)
         w = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
-    enc = Encoding(case["v"], 2, case["m"])
-    etype = ELEMENT_TYPES[case["dtype"]]
-    shape = StorageShape()
-    check(lib.vnmFormatGetStorageShape(enc, etype, ctypes.c_int64(rows),
-                                       ctypes.c_int64(cols),
-                                       ctypes.byref(shape)))
-    values = np.empty(shape.valueCount, np.uint16)
-    colidx = np.empty(shape.colidxCount, np.uint8)
-    meta = np.empty(shape.metaCount, np.uint8)
+    encoding = vf.Encoding(case["v"], 2, case["m"])
     t0 = time.time()
-    check(lib.vnmFormatCompress(enc, etype, ptr(w), ctypes.c_int64(rows),
-                                ctypes.c_int64(cols), ptr(values), ptr(colidx),
-                                ptr(meta)))
+    compressed = vf.compress(w, encoding, dtype=case["dtype"])
     compress_s = time.time() - t0
-    pruned = np.empty((rows, cols), np.uint16)
-    check(lib.vnmFormatDecompress(enc, etype, ptr(values), ptr(colidx),
-                                  ptr(meta), ctypes.c_int64(rows),
-                                  ctypes.c_int64(cols), ptr(pruned)))
-    frag_values = np.empty(shape.fragValueBytes, np.uint8)
-    frag_meta = np.empty(shape.fragMetaWords, np.uint32)
-    check(lib.vnmFormatPackFragments(enc, etype, ptr(values), ptr(meta),
-                                     ctypes.c_int64(rows), ctypes.c_int64(cols),
-                                     ptr(frag_values), ptr(frag_meta)))
-    return dict(pruned=pruned, frag_values=frag_values, frag_meta=frag_meta,
-                colidx=colidx, seed=seed, compress_s=compress_s)
+    fragments = vf.pack_fragments(compressed)
+    return dict(pruned=vf.decompress(compressed).view(np.uint16),
+                frag_values=fragments.values.view(np.uint8),
+                frag_meta=fragments.meta, colidx=compressed.colidx.reshape(-1),
+                seed=seed, compress_s=compress_s)
 
 
 # ----------------------------------------------------------------------------
@@ -293,7 +225,10 @@ def main():
 
     manifest = json.load(open(os.path.join(args.build, "manifest.json")))
     cases = [c for c in manifest["cases"] if args.filter in c["kernel"]]
-    lib_path = os.path.join(args.build, "libVNMFormatC.so")
+    # The package over the format library alone (no LLVM on this host).
+    os.environ.setdefault("VNM_LIBRARY_PATH",
+                          os.path.join(args.build, "libVNMFormatC.so"))
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
     seeds = np.random.SeedSequence().generate_state(len(cases)).tolist()
     device = torch.cuda.get_device_name()
     print(f"{device}, torch {torch.__version__}, cupy {cp.__version__}, "
@@ -302,7 +237,7 @@ def main():
     results = []
     cache = {}
     with ProcessPoolExecutor(max_workers=min(16, os.cpu_count())) as pool:
-        futures = [pool.submit(prepare, (lib_path, c, s))
+        futures = [pool.submit(prepare, (c, s))
                    for c, s in zip(cases, seeds)]
         for case, future in zip(cases, futures):
             prep = future.result()

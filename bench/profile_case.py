@@ -27,7 +27,10 @@ def main():
     build = os.path.join(bench.HERE, "build")
     manifest = json.load(open(os.path.join(build, "manifest.json")))
     case = next(c for c in manifest["cases"] if c["kernel"] == name)
-    prep = bench.prepare((os.path.join(build, "libVNMFormatC.so"), case, 1))
+    os.environ.setdefault("VNM_LIBRARY_PATH",
+                          os.path.join(build, "libVNMFormatC.so"))
+    sys.path.insert(0, os.path.join(os.path.dirname(bench.HERE), "python"))
+    prep = bench.prepare((case, 1))
 
     class Args:
         warmup, runs = 1, 1

@@ -40,21 +40,18 @@ std::string typeName(Type type) {
 /// The launch contract of one kernel: everything a host needs to call it.
 DictionaryAttr buildContract(OpBuilder &b, StringRef kernel,
                              const kernel::SpmmKernelConfig &config) {
-  SmallVector<Attribute> params;
-  for (const std::string &param : kernel::getSpmmKernelParameterNames())
-    params.push_back(b.getStringAttr(param));
+  SmallVector<Attribute> params, paramTypes;
+  for (const kernel::KernelParameter &param :
+       kernel::getSpmmKernelParameters()) {
+    params.push_back(b.getStringAttr(param.name));
+    paramTypes.push_back(b.getStringAttr(param.isPointer ? "ptr" : "i32"));
+  }
   SmallVector<NamedAttribute> fields = {
       b.getNamedAttr("kernel", b.getStringAttr(kernel)),
       b.getNamedAttr("module", b.getStringAttr(kKernelModuleName)),
       b.getNamedAttr("op", b.getStringAttr("vnm.storage.spmm")),
       b.getNamedAttr("params", b.getArrayAttr(params)),
-      b.getNamedAttr(
-          "param_types",
-          b.getArrayAttr({b.getStringAttr("ptr"), b.getStringAttr("ptr"),
-                          b.getStringAttr("ptr"), b.getStringAttr("ptr"),
-                          b.getStringAttr("ptr"), b.getStringAttr("ptr"),
-                          b.getStringAttr("i32"), b.getStringAttr("i32"),
-                          b.getStringAttr("i32")})),
+      b.getNamedAttr("param_types", b.getArrayAttr(paramTypes)),
       b.getNamedAttr("block", b.getI64ArrayAttr({config.threads(), 1, 1})),
       b.getNamedAttr("grid_x_divisor", b.getI64IntegerAttr(config.blockN)),
       b.getNamedAttr("grid_y", b.getI64IntegerAttr(config.gridY())),

@@ -45,9 +45,12 @@ ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
                          std::max<int64_t>(blocksPerSM, 0));
 }
 
-SmallVector<std::string> vnm::kernel::getSpmmKernelParameterNames() {
-  return {"frag_values", "frag_meta", "colidx", "rhs", "out",
-          "bias",        "n",         "ldb",    "ldc"};
+ArrayRef<KernelParameter> vnm::kernel::getSpmmKernelParameters() {
+  static const KernelParameter parameters[] = {
+      {"frag_values", true}, {"frag_meta", true}, {"colidx", true},
+      {"rhs", true},         {"out", true},       {"bias", true},
+      {"n", false},          {"ldb", false},      {"ldc", false}};
+  return parameters;
 }
 
 namespace {
@@ -445,8 +448,9 @@ vnm::kernel::buildSpmmKernel(OpBuilder &builder, mlir::gpu::GPUModuleOp module,
 
   auto globalPtr = LLVM::LLVMPointerType::get(context, kGlobalSpace);
   Type i32 = builder.getI32Type();
-  SmallVector<Type> argTypes(6, globalPtr);
-  argTypes.append(3, i32);
+  SmallVector<Type> argTypes;
+  for (const KernelParameter &parameter : getSpmmKernelParameters())
+    argTypes.push_back(parameter.isPointer ? Type(globalPtr) : i32);
   auto func = mlir::gpu::GPUFuncOp::create(
       builder, loc, name, builder.getFunctionType(argTypes, {}));
   func->setAttr(mlir::gpu::GPUDialect::getKernelFuncAttrName(),

@@ -86,10 +86,17 @@ ConfigAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v, int64_t rows,
 /// Why `config` cannot be generated, or an empty string.
 std::string checkSpmmKernelConfig(const SpmmKernelConfig &config);
 
+/// One kernel parameter: a global pointer or an i32.
+struct KernelParameter {
+  const char *name;
+  bool isPointer;
+};
+
 /// Kernel parameters, in order: fragment values, fragment metadata words,
 /// colidx (logical, u8), B, Y, bias (may be null), then i32 N, ldb, ldc
-/// (row strides in elements, multiples of 8).
-llvm::SmallVector<std::string> getSpmmKernelParameterNames();
+/// (row strides in elements, multiples of 8). The kernel's signature and
+/// its launch contract are both built from this list.
+llvm::ArrayRef<KernelParameter> getSpmmKernelParameters();
 
 /// Builds the kernel `name` into `module`, and the shared buffer it uses.
 mlir::gpu::GPUFuncOp buildSpmmKernel(mlir::OpBuilder &builder,

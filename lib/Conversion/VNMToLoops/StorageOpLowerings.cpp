@@ -126,18 +126,40 @@ void forEachSlot(OpBuilder &b, Location loc, Value groups, ValueRange inits,
   llvm::append_range(results, outer.getResults());
 }
 
+/// Runs `body(r, g, slot)` for every row r in [0, rows) and kept slot of
+/// the row, carrying nothing.
+void forEachRowSlot(
+    OpBuilder &b, Location loc, Value rows, Value groups,
+    function_ref<void(OpBuilder &, Location, Value, Value, Value)> body) {
+  forEach(b, loc, rows, [&](OpBuilder &rb, Location rl, Value r) {
+    SmallVector<Value> none;
+    forEachSlot(
+        rb, rl, groups, {}, none,
+        [&](OpBuilder &sb, Location sl, Value g, Value slot, ValueRange) {
+          body(sb, sl, r, g, slot);
+          return SmallVector<Value>();
+        });
+  });
+}
+
+/// The runtime checks' scalar arguments: R and K as i64, then (v, n, m).
+SmallVector<Value> getCheckScalars(OpBuilder &b, Location loc, Value rows,
+                                   Value cols, EncodingAttr encoding) {
+  SmallVector<Value> scalars = {
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), rows),
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), cols)};
+  llvm::append_range(scalars, getEncodingScalars(b, loc, encoding));
+  return scalars;
+}
+
 /// Checks the storage arrays' contents through the runtime.
 void verifyStorage(OpBuilder &b, Location loc, ModuleOp module, Value values,
                    Value colidx, Value meta, Value rows, Value cols,
                    EncodingAttr encoding) {
   Type elementType = cast<MemRefType>(values.getType()).getElementType();
-  SmallVector<Value> scalars = {
-      arith::IndexCastOp::create(b, loc, b.getI64Type(), rows),
-      arith::IndexCastOp::create(b, loc, b.getI64Type(), cols)};
-  llvm::append_range(scalars, getEncodingScalars(b, loc, encoding));
-  callRuntime(b, loc, module,
-              ("verify_storage_" + getRuntimeSuffix(elementType)).str(),
-              {values, colidx, meta}, scalars);
+  callRuntime(
+      b, loc, module, ("verify_storage_" + getRuntimeSuffix(elementType)).str(),
+      {values, colidx, meta}, getCheckScalars(b, loc, rows, cols, encoding));
 }
 
 //===----------------------------------------------------------------------===//
@@ -202,23 +224,18 @@ struct DecompressLowering : StorageOpLowering<StorageDecompressOp> {
     });
     StorageIndexing indexing{op.getColidx(), op.getMeta(), op.getEncoding()};
     Value groups = dim(b, loc, op.getColidx(), 1);
-    forEach(b, loc, rows, [&](OpBuilder &rb, Location rl, Value r) {
-      SmallVector<Value> none;
-      forEachSlot(
-          rb, rl, groups, {}, none,
-          [&](OpBuilder &sb, Location sl, Value g, Value slot, ValueRange) {
-            auto [col, inside, safe] =
-                indexing.locate(sb, sl, r, g, slot, cols);
-            // Slots in the zero padding of a ragged last group have no
-            // dense column.
-            auto ifOp = scf::IfOp::create(sb, sl, inside);
-            OpBuilder tb = ifOp.getThenBodyBuilder();
-            Value value = memref::LoadOp::create(tb, sl, op.getValues(),
-                                                 ValueRange{r, slot});
-            memref::StoreOp::create(tb, sl, value, init, ValueRange{r, col});
-            return SmallVector<Value>();
-          });
-    });
+    forEachRowSlot(
+        b, loc, rows, groups,
+        [&](OpBuilder &sb, Location sl, Value r, Value g, Value slot) {
+          auto [col, inside, safe] = indexing.locate(sb, sl, r, g, slot, cols);
+          // Slots in the zero padding of a ragged last group have no dense
+          // column.
+          auto ifOp = scf::IfOp::create(sb, sl, inside);
+          OpBuilder tb = ifOp.getThenBodyBuilder();
+          Value value = memref::LoadOp::create(tb, sl, op.getValues(),
+                                               ValueRange{r, slot});
+          memref::StoreOp::create(tb, sl, value, init, ValueRange{r, col});
+        });
   }
 };
 
@@ -298,45 +315,38 @@ struct SddmmLowering : StorageOpLowering<StorageSddmmOp> {
                    "vnm.storage.sddmm: values rows differ from R");
     assertSameSize(b, loc, dim(b, loc, init, 1), dim(b, loc, op.getMeta(), 1),
                    "vnm.storage.sddmm: values and meta widths differ");
-    SmallVector<Value> scalars = {
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), rows),
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), cols)};
-    llvm::append_range(scalars, getEncodingScalars(b, loc, op.getEncoding()));
     callRuntime(b, loc, module, "verify_structure",
-                {op.getColidx(), op.getMeta()}, scalars);
+                {op.getColidx(), op.getMeta()},
+                getCheckScalars(b, loc, rows, cols, op.getEncoding()));
 
     Type resultType = cast<MemRefType>(init.getType()).getElementType();
     Type accType = getAccumulatorType(resultType);
     StorageIndexing indexing{op.getColidx(), op.getMeta(), op.getEncoding()};
     Value groups = dim(b, loc, op.getColidx(), 1);
-    forEach(b, loc, rows, [&](OpBuilder &rb, Location rl, Value r) {
-      SmallVector<Value> none;
-      forEachSlot(
-          rb, rl, groups, {}, none,
-          [&](OpBuilder &sb, Location sl, Value g, Value slot, ValueRange) {
-            auto [k, inside, safeK] = indexing.locate(sb, sl, r, g, slot, cols);
-            scf::ForOp dot = buildLoop(
-                sb, sl, depth, {zero(sb, sl, accType)},
-                [&](OpBuilder &db, Location dl, Value d, ValueRange acc) {
-                  Value x = widen(
-                      db, dl,
-                      memref::LoadOp::create(db, dl, lhs, ValueRange{r, d}),
-                      accType);
-                  Value y = widen(
-                      db, dl,
-                      memref::LoadOp::create(db, dl, rhs, ValueRange{d, safeK}),
-                      accType);
-                  return SmallVector<Value>{
-                      add(db, dl, acc[0], mul(db, dl, x, y))};
-                });
-            // A padding slot of a ragged last group stays zero.
-            Value value = arith::SelectOp::create(
-                sb, sl, inside, dot.getResult(0), zero(sb, sl, accType));
-            memref::StoreOp::create(sb, sl, narrow(sb, sl, value, resultType),
-                                    init, ValueRange{r, slot});
-            return SmallVector<Value>();
-          });
-    });
+    forEachRowSlot(
+        b, loc, rows, groups,
+        [&](OpBuilder &sb, Location sl, Value r, Value g, Value slot) {
+          auto [k, inside, safeK] = indexing.locate(sb, sl, r, g, slot, cols);
+          scf::ForOp dot = buildLoop(
+              sb, sl, depth, {zero(sb, sl, accType)},
+              [&](OpBuilder &db, Location dl, Value d, ValueRange acc) {
+                Value x =
+                    widen(db, dl,
+                          memref::LoadOp::create(db, dl, lhs, ValueRange{r, d}),
+                          accType);
+                Value y = widen(
+                    db, dl,
+                    memref::LoadOp::create(db, dl, rhs, ValueRange{d, safeK}),
+                    accType);
+                return SmallVector<Value>{
+                    add(db, dl, acc[0], mul(db, dl, x, y))};
+              });
+          // A padding slot of a ragged last group stays zero.
+          Value value = arith::SelectOp::create(
+              sb, sl, inside, dot.getResult(0), zero(sb, sl, accType));
+          memref::StoreOp::create(sb, sl, narrow(sb, sl, value, resultType),
+                                  init, ValueRange{r, slot});
+        });
   }
 };
 

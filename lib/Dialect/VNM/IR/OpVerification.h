@@ -9,6 +9,7 @@
 #ifndef VNM_LIB_DIALECT_VNM_IR_OPVERIFICATION_H
 #define VNM_LIB_DIALECT_VNM_IR_OPVERIFICATION_H
 
+#include "vnm/Dialect/VNM/IR/StorageLayout.h"
 #include "vnm/Dialect/VNM/IR/VNM.h"
 
 namespace vnm::detail {
@@ -22,12 +23,6 @@ struct ConstraintEmitter {
     return diag;
   }
 };
-
-/// True if two sizes agree or either is dynamic.
-inline bool isCompatibleSize(int64_t a, int64_t b) {
-  return mlir::ShapedType::isDynamic(a) || mlir::ShapedType::isDynamic(b) ||
-         a == b;
-}
 
 /// A rank-2 tensor or memref (no tensor encoding) of an element type an
 /// encoded matrix may hold.

@@ -51,10 +51,9 @@ static bool isCompatibleShape(ArrayRef<int64_t> actual,
                               ArrayRef<int64_t> expected) {
   if (actual.size() != expected.size())
     return false;
-  for (auto [a, e] : llvm::zip_equal(actual, expected))
-    if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(e) && a != e)
-      return false;
-  return true;
+  return llvm::all_of(llvm::zip_equal(actual, expected), [](auto pair) {
+    return isCompatibleSize(std::get<0>(pair), std::get<1>(pair));
+  });
 }
 
 static std::string formatShape(ArrayRef<int64_t> shape) {

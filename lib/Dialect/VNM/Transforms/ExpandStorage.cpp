@@ -182,9 +182,9 @@ struct SpmmExpansion : OpConversionPattern<SpmmOp> {
                                       lhs[0], lhs[1], lhs[2], rhs, bias, init,
                                       getVNMEncoding(op.getLhs().getType()),
                                       accumulate, op.getActivation());
-    // The GPU tiling chosen for the op stays with it.
-    if (Attribute config = op->getAttr("vnm.config"))
-      spmm->setAttr("vnm.config", config);
+    // Discardable attributes (e.g. the GPU tiling, vnm.config) stay with
+    // the op.
+    spmm->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     rewriter.replaceOp(op, spmm.getResults());
     return success();
   }

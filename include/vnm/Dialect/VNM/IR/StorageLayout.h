@@ -14,6 +14,13 @@
 
 namespace vnm {
 
+/// True if two sizes agree or either is dynamic (ShapedType::kDynamic): the
+/// verifiers' rule for every size they cannot see statically.
+inline bool isCompatibleSize(int64_t a, int64_t b) {
+  return mlir::ShapedType::isDynamic(a) || mlir::ShapedType::isDynamic(b) ||
+         a == b;
+}
+
 /// Shapes of the three storage arrays of an R x K matrix.
 struct StorageShapes {
   llvm::SmallVector<int64_t, 2> values;
