@@ -15,11 +15,9 @@ Without `target` the result is that vnm IR; with one, its GPU kernels.
 
 from typing import Mapping, Optional, Union
 
-from .compiler import CompileResult, compile
+from ._frontend import FRONTEND_PIPELINE, annotate_arguments, sparsify
+from .compiler import CompileResult
 from .format import as_encoding
-
-FRONTEND_PIPELINE = (
-    "builtin.module(func.func(linalg-specialize-generic-ops), vnm-sparsify)")
 
 
 def to_linalg(fn, *example_args,
@@ -43,25 +41,9 @@ def to_linalg(fn, *example_args,
             "builtin.module(func.func(stablehlo-legalize-to-linalg))").run(
                 module.operation)
         if sparsity:
-            _annotate(ir, module, sparsity)
+            annotate_arguments(ir, module, {index: as_encoding(e)
+                                            for index, e in sparsity.items()})
         return str(module)
-
-
-def _annotate(ir, module, sparsity: Mapping[int, Union[str, tuple]]) -> None:
-    main = next(op for op in module.body.operations
-                if ir.StringAttr(op.attributes["sym_name"]).value == "main")
-    inputs = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).inputs
-    old = (list(ir.ArrayAttr(main.attributes["arg_attrs"]))
-           if "arg_attrs" in main.attributes else [ir.DictAttr.get({})] * len(inputs))
-    new = []
-    for index in range(len(inputs)):
-        entries = {n.name: n.attr for n in ir.DictAttr(old[index])}
-        if index in sparsity:
-            e = as_encoding(sparsity[index])
-            entries["vnm.encoding"] = ir.Attribute.parse(
-                f"#vnm.encoding<v = {e.v}, n = {e.n}, m = {e.m}>")
-        new.append(ir.DictAttr.get(entries))
-    main.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
 
 
 def lower(fn, *example_args, sparsity: Mapping[int, Union[str, tuple]],
@@ -77,7 +59,4 @@ def lower(fn, *example_args, sparsity: Mapping[int, Union[str, tuple]],
             raise ValueError(f"sparsity names argument {index}, but the "
                              f"function has {len(example_args)}")
     text = to_linalg(fn, *example_args, sparsity=sparsity)
-    result = compile(text, FRONTEND_PIPELINE)
-    if target is None:
-        return result
-    return compile(result.ir, target=target, gpu_options=gpu_options)
+    return sparsify(text, target, gpu_options)

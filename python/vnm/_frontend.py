@@ -1,0 +1,64 @@
+"""What the framework frontends (vnm.jax, vnm.torch) share.
+
+A frontend brings its program to linalg on tensors inside its own MLIR
+Python binding, marks the weight arguments with `{vnm.encoding = ...}`
+(`annotate_arguments`, with that binding's `ir` module) and hands the text to
+`sparsify`, which runs `FRONTEND_PIPELINE` in vnm and, with a `target`, the
+GPU pipeline.
+"""
+
+from typing import Mapping, Optional
+
+from .compiler import CompileResult, compile
+from .format import Encoding
+
+# linalg-specialize-generic-ops recovers named ops (linalg.transpose,
+# linalg.matmul) from the generics a frontend may emit; vnm-sparsify then
+# turns the matmuls on encoded weights into vnm.spmm.
+FRONTEND_PIPELINE = (
+    "builtin.module(func.func(linalg-specialize-generic-ops), vnm-sparsify)")
+
+
+def encoding_attribute_text(encoding: Encoding) -> str:
+    return f"#vnm.encoding<v = {encoding.v}, n = {encoding.n}, m = {encoding.m}>"
+
+
+def find_function(ir, module, name: str):
+    """The func.func `name` in `module` (an `ir.Module` of any binding)."""
+    for op in module.body.operations:
+        if ("sym_name" in op.attributes
+                and ir.StringAttr(op.attributes["sym_name"]).value == name):
+            return op
+    raise ValueError(f"the module has no function @{name}")
+
+
+def annotate_arguments(ir, module, encodings: Mapping[int, Encoding],
+                       function: str = "main") -> None:
+    """Adds {vnm.encoding = ...} to the arguments of `function` in `module`
+    (index -> Encoding), keeping their other attributes.
+
+    `ir` is the binding's ir module (jaxlib.mlir.ir, torch_mlir.ir); its
+    context must allow unregistered dialects, since it does not know vnm:
+    the attribute is held opaque and printed back verbatim for vnm."""
+    func = find_function(ir, module, function)
+    inputs = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value).inputs
+    old = (list(ir.ArrayAttr(func.attributes["arg_attrs"]))
+           if "arg_attrs" in func.attributes else [ir.DictAttr.get({})] * len(inputs))
+    new = []
+    for index in range(len(inputs)):
+        entries = {n.name: n.attr for n in ir.DictAttr(old[index])}
+        if index in encodings:
+            entries["vnm.encoding"] = ir.Attribute.parse(
+                encoding_attribute_text(encodings[index]))
+        new.append(ir.DictAttr.get(entries))
+    func.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
+
+
+def sparsify(text: str, target: Optional[str] = None,
+             gpu_options: str = "") -> CompileResult:
+    """Runs FRONTEND_PIPELINE on annotated linalg text; with `target`, then
+    the GPU pipeline on its result. Raises vnm.CompileError."""
+    result = compile(text, FRONTEND_PIPELINE)
+    if target is None:
+        return result
+    return compile(result.ir, target=target, gpu_options=gpu_options)
