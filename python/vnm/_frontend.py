@@ -7,7 +7,7 @@ Python binding, marks the weight arguments with `{vnm.encoding = ...}`
 GPU pipeline.
 """
 
-from typing import Mapping, Optional
+from typing import Callable, Mapping, Optional
 
 from .compiler import CompileResult, compile
 from .format import Encoding
@@ -54,11 +54,16 @@ def annotate_arguments(ir, module, encodings: Mapping[int, Encoding],
     func.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
 
 
-def sparsify(text: str, target: Optional[str] = None,
-             gpu_options: str = "") -> CompileResult:
+def sparsify(text: str, target: Optional[str] = None, gpu_options: str = "",
+             check: Optional[Callable[[CompileResult], None]] = None
+             ) -> CompileResult:
     """Runs FRONTEND_PIPELINE on annotated linalg text; with `target`, then
-    the GPU pipeline on its result. Raises vnm.CompileError."""
+    the GPU pipeline on its result. `check`, if given, sees the vnm IR
+    before the GPU pipeline (and raises to reject it). Raises
+    vnm.CompileError."""
     result = compile(text, FRONTEND_PIPELINE)
+    if check is not None:
+        check(result)
     if target is None:
         return result
     return compile(result.ir, target=target, gpu_options=gpu_options)

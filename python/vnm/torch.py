@@ -7,11 +7,29 @@
 
 The kernel computes Y^T = W X^T (R x N from the R x K weight), so the layer
 transposes the activations into a padded K x ldb buffer and back.
+
+Whole models come through Torch-MLIR (the torch-mlir package):
+
+    lowering = vnm.torch.lower(model, x, sparsity={"0.weight": "64:2:8"},
+                               target="sm_90")
+    lowering.ir, lowering.kernels       # as vnm.compile's CompileResult
+    lowering.weights                    # {"0.weight": 1}: argument of @main
+
+The named parameters become arguments of @main after the flattened example
+inputs, in the order of `sparsity`; the other parameters stay constants.
 """
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, Mapping, Optional, Tuple, Union
 
 import numpy as np
 import torch
 
+from ._errors import CompileError
+from ._frontend import annotate_arguments, find_function, sparsify
+from .compiler import CompileResult, compile
+from .format import as_encoding
 from .runtime import SpmmKernel
 
 _TORCH_TYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
@@ -52,3 +70,217 @@ class SparseLinear(torch.nn.Module):
                     bias=None if self.bias is None else cupy.asarray(self.bias),
                     stream=stream)
         return out[:, :n].t().reshape(*lead, self.kernel.rows)
+
+
+# Torch-MLIR's own dialects, which its linalg-on-tensors output may still
+# hold (tm_tensor for sort, scan, scatter, attention) and vnm cannot read.
+_TORCH_MLIR_DIALECTS = ("torch", "torch_c", "tm_tensor")
+
+
+@dataclass(frozen=True)
+class Lowering:
+    """What vnm.torch.lower produced: `result`, the CompileResult (vnm IR,
+    or with a target the GPU kernels), whose fields it also offers.
+
+    `arguments` names each argument of @main: None for the flattened
+    example inputs (first, in order), then the parameter names of
+    `sparsity` in its order. `weights` maps those names to their argument
+    index. A weight argument whose type carries `#vnm.encoding` takes the
+    V:N:M matrix (vnm.format.compress of the weight as the module holds it,
+    R x K); a weight that a matmul reads transposed (x @ W with W held
+    K x R) stays a dense argument that the function compresses on entry.
+    """
+
+    result: CompileResult
+    arguments: Tuple[Optional[str], ...]
+    weights: Dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ir(self) -> str:
+        return self.result.ir
+
+    @property
+    def pipeline(self):
+        return self.result.pipeline
+
+    @property
+    def diagnostics(self):
+        return self.result.diagnostics
+
+    @property
+    def binaries(self):
+        return self.result.binaries
+
+    @property
+    def kernels(self):
+        return self.result.kernels
+
+    @property
+    def ptx(self) -> str:
+        return self.result.ptx
+
+    def write(self, directory: str) -> None:
+        self.result.write(directory)
+
+    def __str__(self) -> str:
+        return self.result.ir
+
+
+class _WithParameters(torch.nn.Module):
+    """`module` with the parameters `names` taken as trailing arguments,
+    so that export makes them function arguments instead of constants."""
+
+    def __init__(self, module: torch.nn.Module, names):
+        super().__init__()
+        self.module = module
+        self.names = tuple(names)
+
+    def forward(self, *args):
+        split = len(args) - len(self.names)
+        return torch.func.functional_call(
+            self.module, dict(zip(self.names, args[split:])), args[:split])
+
+
+def _import_torch_mlir():
+    try:
+        from torch_mlir import fx, ir
+        from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+    except ImportError as error:
+        raise ImportError(
+            "vnm.torch.lower needs the torch-mlir package (scripts/setup.sh "
+            "installs the pinned torch and torch-mlir): " + str(error)) from error
+    return fx, ir, get_decomposition_table
+
+
+def _decompositions(get_decomposition_table):
+    # torch's addmm decomposition computes f16/bf16 in f32 (it casts the
+    # weight up before the matmul, which vnm-sparsify cannot see through);
+    # Torch-MLIR lowers aten.addmm itself to a matmul on the stored type.
+    return {op: fn for op, fn in get_decomposition_table().items()
+            if "addmm" not in str(op)}
+
+
+def _foreign_ops(module) -> Tuple[str, ...]:
+    names = set()
+
+    def walk(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for child in block.operations:
+                    name = child.operation.name
+                    if name.split(".", 1)[0] in _TORCH_MLIR_DIALECTS:
+                        names.add(name)
+                    walk(child.operation)
+
+    walk(module.operation)
+    return tuple(sorted(names))
+
+
+_GENERIC_OP = re.compile(r'^\s*(%[\w$.-]+)(?::\d+)?\s*=\s*"([\w.]+)"\(([^)]*)\)',
+                         re.MULTILINE)
+
+
+def _spmm_weights(generic_ir: str) -> set:
+    """The block arguments ("%argN") that reach the weight operand of a
+    vnm.spmm, directly or through linalg.transpose / vnm.compress."""
+    body = generic_ir.split("{-#", 1)[0]
+    readers = {}  # value -> [(op name, result)] of ops taking it first
+    for result, name, operands in _GENERIC_OP.findall(body):
+        first = operands.split(",", 1)[0].strip()
+        if first:
+            readers.setdefault(first, []).append((name, result))
+    found = set()
+    for value in {v for v in readers if v.startswith("%arg")}:
+        pending = [value]
+        while pending:
+            current = pending.pop()
+            for name, result in readers.get(current, ()):
+                if name == "vnm.spmm":
+                    found.add(value)
+                elif name in ("linalg.transpose", "vnm.compress"):
+                    pending.append(result)
+    return found
+
+
+def lower(module: torch.nn.Module, *example_args,
+          sparsity: Mapping[str, Union[str, tuple]],
+          target: Optional[str] = None, gpu_options: str = "") -> Lowering:
+    """Lowers `module` at `example_args` through Torch-MLIR
+    (torch_mlir.fx.export_and_import to linalg on tensors) with the
+    parameters named in `sparsity` ({"fc1.weight": "64:2:8"}, names as
+    in module.named_parameters() or named_buffers()) in the V:N:M format.
+
+    The module is exported as it is (call .eval() for inference). Without
+    `target` the result holds the vnm IR (vnm.spmm on the encoded weights);
+    with a chip ("sm_90") the GPU kernels, as vnm.compile returns them.
+
+    Raises ValueError for a name that is not a parameter or buffer, for a
+    parameter that is not a matrix or that no matmul turned into vnm.spmm
+    reads, and for ops of Torch-MLIR's own dialects (tm_tensor, ...) in the
+    lowered program; vnm.VNMError for an invalid format; vnm.CompileError
+    (the MLIR diagnostics, with which parameter each argument is) when vnm
+    rejects the program, e.g. an element type the format does not hold or
+    a shape the GPU kernels cannot tile.
+    """
+    fx, ir, get_decomposition_table = _import_torch_mlir()
+    names = list(sparsity)
+    if not names:
+        raise ValueError("sparsity names no parameter")
+    tensors = dict(module.named_parameters())
+    tensors.update(module.named_buffers())
+    unknown = [name for name in names if name not in tensors]
+    if unknown:
+        raise ValueError(
+            f"sparsity names {', '.join(map(repr, unknown))}, not a parameter "
+            f"or buffer of {type(module).__name__} (it has "
+            f"{', '.join(tensors) or 'none'})")
+    encodings = {name: as_encoding(sparsity[name]) for name in names}
+    for name in names:
+        if tensors[name].dim() != 2:
+            raise ValueError(
+                f"parameter {name!r} has shape {tuple(tensors[name].shape)}: a "
+                "V:N:M weight is a matrix that a matmul reads (a linear "
+                "layer's weight, not its bias)")
+
+    weights = tuple(tensors[name].detach() for name in names)
+    imported = fx.export_and_import(
+        _WithParameters(module, names), *example_args, *weights,
+        output_type="linalg-on-tensors",
+        decomposition_table=_decompositions(get_decomposition_table))
+
+    foreign = _foreign_ops(imported)
+    if foreign:
+        raise ValueError(
+            "the Torch-MLIR program holds ops of Torch-MLIR's own dialects, "
+            f"which vnm does not read: {', '.join(foreign)}")
+    context = imported.context
+    context.allow_unregistered_dialects = True
+    with context:
+        main = find_function(ir, imported, "main")
+        count = len(ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).inputs)
+        first = count - len(names)
+        index = {name: first + i for i, name in enumerate(names)}
+        annotate_arguments(ir, imported, {index[n]: encodings[n] for n in names})
+        text = str(imported)
+    arguments = (None,) * first + tuple(names)
+
+    def where() -> str:
+        return ", ".join(f"%arg{index[n]} is {n!r}" for n in names)
+
+    def check(result: CompileResult) -> None:
+        reached = _spmm_weights(compile(result.ir, None, generic=True).ir)
+        missed = [n for n in names if f"%arg{index[n]}" not in reached]
+        if missed:
+            raise ValueError(
+                f"no matmul that vnm-sparsify turned into vnm.spmm reads "
+                f"{', '.join(map(repr, missed))} (argument "
+                f"{', '.join(str(index[n]) for n in missed)} of @main): only "
+                "the weight of a matmul (a linear layer's, or the matrix "
+                "operand of torch.mm) can be held in the V:N:M format")
+
+    try:
+        result = sparsify(text, target, gpu_options, check)
+    except CompileError as error:
+        raise CompileError(f"{error}\nin @main, {where()}",
+                           error.diagnostics) from error
+    return Lowering(result, arguments, dict(index))

@@ -1,0 +1,206 @@
+"""vnm.torch.lower: a PyTorch MLP through Torch-MLIR and vnm (no GPU needed).
+
+The last test runs the lowered model on the CPU (vnm's CPU pipeline,
+mlir-runner and libvnm_cpu_runtime.so) against torch on the pruned weights.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import vnm
+from vnm import format as vf
+
+REASON = ("needs torch and torch-mlir from pip (scripts/setup.sh installs "
+          "them; Debian has no torch-mlir, so a Debian-managed Python lacks them)")
+torch = pytest.importorskip("torch", reason=REASON)
+pytest.importorskip("torch_mlir", reason=REASON)
+import vnm.torch as vt  # noqa: E402
+
+SPARSITY = {"0.weight": "64:2:8", "2.weight": "64:2:16"}
+
+
+def mlp(dtype=torch.float32):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.ReLU(),
+                                torch.nn.Linear(512, 256))
+    return model.to(dtype).eval()
+
+
+def example(dtype=torch.float32):
+    return torch.randn(8, 256, generator=torch.Generator().manual_seed(1)).to(dtype)
+
+
+def test_weights_become_encoded_arguments_and_spmm():
+    lowering = vt.lower(mlp(), example(), sparsity=SPARSITY)
+    ir = lowering.ir
+    assert lowering.arguments == (None, "0.weight", "2.weight")
+    assert lowering.weights == {"0.weight": 1, "2.weight": 2}
+    assert "%arg1: tensor<512x256xf32, #vnm.encoding<v = 64, n = 2, m = 8>>" in ir
+    assert "%arg2: tensor<256x512xf32, #vnm.encoding<v = 64, n = 2, m = 16>>" in ir
+    spmms = re.findall(r"vnm\.spmm (%\w+), %\w+ : (tensor<[^>]*>>)", ir)
+    assert spmms == [
+        ("%arg1", "tensor<512x256xf32, #vnm.encoding<v = 64, n = 2, m = 8>>"),
+        ("%arg2", "tensor<256x512xf32, #vnm.encoding<v = 64, n = 2, m = 16>>")]
+    assert "linalg.matmul" not in ir
+    assert lowering.kernels == () and str(lowering) == ir
+
+
+def test_unnamed_weights_stay_constant_matmuls():
+    lowering = vt.lower(mlp(), example(), sparsity={"2.weight": "64:2:8"})
+    assert lowering.arguments == (None, "2.weight")
+    assert lowering.ir.count("vnm.spmm") == 1
+    assert lowering.ir.count("linalg.matmul") == 1
+
+
+def test_f16_gpu_kernels_for_each_layer():
+    lowering = vt.lower(mlp(torch.float16), example(torch.float16),
+                        sparsity=SPARSITY, target="sm_90")
+    shapes = sorted((k.contract["rows"], k.contract["cols"], k.contract["m"])
+                    for k in lowering.kernels)
+    assert shapes == [(256, 512, 16), (512, 256, 8)]
+    assert lowering.ptx.count(".entry") == 2
+    assert "mma.sp::ordered_metadata" in lowering.ptx
+    assert lowering.weights == {"0.weight": 1, "2.weight": 2}
+
+
+def test_unknown_parameter_name():
+    with pytest.raises(ValueError, match=r"'3\.weight', not a parameter or buffer"):
+        vt.lower(mlp(), example(), sparsity={"3.weight": "64:2:8"})
+
+
+def test_bias_is_not_a_weight_matrix():
+    with pytest.raises(ValueError, match=r"'0\.bias' has shape \(512,\)"):
+        vt.lower(mlp(), example(), sparsity={"0.bias": "64:2:8"})
+
+
+class EmbeddingThenLinear(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = torch.nn.Embedding(512, 256)
+        self.fc = torch.nn.Linear(256, 512)
+
+    def forward(self, x):
+        return self.fc(self.table.weight[:8] + x)
+
+
+def test_parameter_no_matmul_reads():
+    with pytest.raises(ValueError, match=r"no matmul .* reads 'table\.weight'"):
+        vt.lower(EmbeddingThenLinear(), example(), sparsity={"table.weight": "64:2:8"})
+
+
+def test_element_type_the_format_rejects():
+    with pytest.raises(vnm.CompileError, match="'0.weight'") as info:
+        vt.lower(mlp(torch.float64), example(torch.float64),
+                 sparsity={"0.weight": "64:2:8"})
+    assert any("encoding C6" in d.message for d in info.value.diagnostics)
+
+
+def test_format_the_gpu_kernel_cannot_tile():
+    with pytest.raises(vnm.CompileError, match="64-row block tile"):
+        vt.lower(mlp(torch.float16), example(torch.float16),
+                 sparsity={"0.weight": "16:2:8"}, target="sm_90")
+
+
+def test_invalid_format():
+    with pytest.raises(vnm.VNMError):
+        vt.lower(mlp(), example(), sparsity={"0.weight": "64:3:8"})
+
+
+class LinearThenSort(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(256, 512)
+
+    def forward(self, x):
+        return torch.sort(self.fc(x), dim=1)[0]
+
+
+def test_torch_mlir_dialect_ops_are_named():
+    with pytest.raises(ValueError, match=r"tm_tensor\.sort"):
+        vt.lower(LinearThenSort(), example(), sparsity={"fc.weight": "64:2:8"})
+
+
+# --- running the lowered model on the CPU ---------------------------------
+
+def _runner():
+    """mlir-runner and the libraries a vnm CPU program needs, or None."""
+    runner = shutil.which("mlir-runner") or "/usr/lib/llvm-22/bin/mlir-runner"
+    if not os.access(runner, os.X_OK):
+        return None
+    llvm_lib = Path(runner).resolve().parent.parent / "lib"
+    libs = [Path(vnm.library_path).parent / "libvnm_cpu_runtime.so",
+            llvm_lib / "libmlir_c_runner_utils.so", llvm_lib / "libmlir_runner_utils.so"]
+    if not all(lib.exists() for lib in libs):
+        return None
+    return [runner, "-e", "main", "-entry-point-result=void",
+            "-shared-libs=" + ",".join(map(str, libs))]
+
+
+def _dense(array: np.ndarray) -> str:
+    shape = "x".join(map(str, array.shape))
+    data = np.ascontiguousarray(array, np.float32).tobytes().hex().upper()
+    return f'dense<"0x{data}"> : tensor<{shape}xf32>'
+
+
+def _driver(lowering, x: np.ndarray, weights) -> str:
+    """The lowered module with @main renamed @model and a new @main that
+    compresses the weights (vnm.compress), calls it and prints the result."""
+    body, marker, resources = lowering.ir.partition("{-#")
+    body = body.replace("func.func @main(", "func.func @model(", 1)
+    rows = x.shape[0]
+    out_type = f"tensor<{rows}x{weights[-1][1].shape[0]}xf32>"
+    lines = ["func.func private @printMemrefF32(memref<*xf32>)",
+             "func.func @main() {",
+             f"  %x = arith.constant {_dense(x)}"]
+    args, types = ["%x"], [f"tensor<{rows}x{x.shape[1]}xf32>"]
+    for i, (encoding, w) in enumerate(weights):
+        dense = f"tensor<{w.shape[0]}x{w.shape[1]}xf32>"
+        encoded = (f"tensor<{w.shape[0]}x{w.shape[1]}xf32, #vnm.encoding<v = "
+                   f"{encoding.v}, n = {encoding.n}, m = {encoding.m}>>")
+        lines += [f"  %d{i} = arith.constant {_dense(w)}",
+                  f"  %w{i} = vnm.compress %d{i} : {dense} -> {encoded}"]
+        args.append(f"%w{i}")
+        types.append(encoded)
+    memref = out_type.replace("tensor", "memref")
+    lines += [
+        f"  %y = func.call @model({', '.join(args)}) : ({', '.join(types)}) -> {out_type}",
+        f"  %b = bufferization.to_buffer %y : {out_type} to {memref}",
+        f"  %u = memref.cast %b : {memref} to memref<*xf32>",
+        "  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()",
+        "  return",
+        "}"]
+    end = body.rstrip().rfind("}")
+    return body[:end] + "\n".join(lines) + "\n}\n" + marker + resources
+
+
+def test_cpu_run_matches_torch_on_pruned_weights(tmp_path):
+    runner = _runner()
+    if runner is None:
+        pytest.skip("needs mlir-runner, libmlir_(c_)runner_utils.so and "
+                    "libvnm_cpu_runtime.so beside libVNMCAPI.so")
+    model, x = mlp(), example()
+    lowering = vt.lower(model, x, sparsity=SPARSITY)
+    params = dict(model.named_parameters())
+    weights = [(vf.as_encoding(SPARSITY[name]), params[name].detach().numpy())
+               for name in lowering.arguments[1:]]
+    program = tmp_path / "model.mlir"
+    program.write_text(vnm.compile(_driver(lowering, x.numpy(), weights)).ir)
+    out = subprocess.run(runner + [str(program)], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    numbers = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)",
+                         out.split("data =", 1)[1])
+    y = np.array(numbers, np.float32).reshape(8, 256)
+
+    with torch.no_grad():
+        dense = model(x).numpy()
+        for name in lowering.arguments[1:]:
+            pruned = vf.prune(params[name].detach().numpy(), vf.as_encoding(SPARSITY[name]))
+            params[name].copy_(torch.from_numpy(pruned))
+        reference = model(x).numpy()
+    assert np.abs(reference - dense).max() > 1e-2  # pruning changed the model
+    np.testing.assert_allclose(y, reference, rtol=1e-4, atol=1e-5)
