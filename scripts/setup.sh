@@ -22,6 +22,14 @@ PYTHON_PACKAGES=(numpy==2.3.5 pytest==8.4.2 jax==0.10.2)
 python_has_test_packages() {
   "$PYTHON" -c 'import numpy, pytest, jax' 2>/dev/null
 }
+# vnm.torch.lower (test/python/test_torch_lower.py): torch-mlir has this one
+# version on PyPI and works with the torch of the same month. PyPI's Linux
+# torch pulls in its CUDA libraries (about 3 GB of wheels, 5.7 GB installed,
+# about a minute); the CPU-only wheels live on another index.
+TORCH_PACKAGES=(torch==2.15.0 torch-mlir==20261001)
+python_has_torch_packages() {
+  "$PYTHON" -c 'import torch, torch_mlir' 2>/dev/null
+}
 python_is_externally_managed() {
   "$PYTHON" -c 'import os, sys, sysconfig
 sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null
@@ -44,9 +52,20 @@ if ((${#missing[@]})); then
 fi
 
 PYTHON="$(command -v "$PYTHON")"
-if ! python_has_test_packages; then
-  echo "setup: installing ${PYTHON_PACKAGES[*]} for $PYTHON"
-  "$PYTHON" -m pip install --disable-pip-version-check "${PYTHON_PACKAGES[@]}"
+if python_is_externally_managed; then
+  # numpy and pytest came from Debian above; Debian has no jax, torch or
+  # torch-mlir, and pip refuses this Python, so those tests are skipped.
+  python_has_test_packages && python_has_torch_packages ||
+    echo "setup: $PYTHON is Debian's own: the jax and torch tests will be skipped"
+else
+  if ! python_has_test_packages; then
+    echo "setup: installing ${PYTHON_PACKAGES[*]} for $PYTHON"
+    "$PYTHON" -m pip install --disable-pip-version-check "${PYTHON_PACKAGES[@]}"
+  fi
+  if ! python_has_torch_packages; then
+    echo "setup: installing ${TORCH_PACKAGES[*]} for $PYTHON"
+    "$PYTHON" -m pip install --disable-pip-version-check "${TORCH_PACKAGES[@]}"
+  fi
 fi
 
 cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
