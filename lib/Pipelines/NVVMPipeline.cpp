@@ -40,8 +40,8 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       llvm::cl::init(0)};
   Option<int64_t> blocksPerSM{
       *this, "blocks-per-sm",
-      llvm::cl::desc("Resident blocks per SM to ask ptxas for (0 leaves "
-                     "registers to ptxas)"),
+      llvm::cl::desc("Resident blocks per SM to ask ptxas for (0 chooses: "
+                     "2 for M = 4, else registers left to ptxas)"),
       llvm::cl::init(0)};
   Option<std::string> dumpDir{
       *this, "dump-dir",

@@ -66,9 +66,12 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
   let summary = "Pick the GPU tiling (#vnm.config) of each spmm";
   let description = [{
     Sets `vnm.config = #vnm.config<...>` on every `vnm.spmm` and
-    `vnm.storage.spmm` that has none: 64-row block tiles, or 128 rows when V
-    is a multiple of 128 and R <= 2048; 2 x 2 (or 4 x 2) warps of 32 x 64;
-    3 stages; registers left to ptxas. An op that already carries a
+    `vnm.storage.spmm` that has none: 128-row block tiles when V is a
+    multiple of 128 or M = 4 (every group keeps its four columns, so a tile
+    may span V blocks), else 64 rows; 4 x 2 (or 2 x 2) warps of 32 x 64;
+    3 stages; registers left to ptxas, except two blocks per multiprocessor
+    for M = 4 (its hoisted gather addresses would otherwise take 165
+    registers). An op that already carries a
     `vnm.config` keeps it (per-op override); the options override the
     choice for the others. `vnm-lower-to-gpu` follows the attribute.
   }];
@@ -80,7 +83,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "(32 x 32), or 0 to choose (2)">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
            "Resident blocks per multiprocessor ptxas must allow (caps "
-           "registers; .minnctapersm); 0 leaves registers to ptxas">
+           "registers; .minnctapersm); 0 chooses (2 for M = 4, else "
+           "registers left to ptxas)">
   ];
 }
 

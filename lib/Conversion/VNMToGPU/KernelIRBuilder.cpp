@@ -47,6 +47,12 @@ Value KernelIRBuilder::andI1(Value x, Value y) {
 Value KernelIRBuilder::select(Value c, Value x, Value y) {
   return arith::SelectOp::create(b, loc, c, x, y);
 }
+Value KernelIRBuilder::minu(Value x, Value y) {
+  return arith::MinUIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::eq(Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+}
 Value KernelIRBuilder::zext64(Value x) {
   return arith::ExtUIOp::create(b, loc, i64(), x);
 }
@@ -58,6 +64,35 @@ Value KernelIRBuilder::offsetBytes(Value base, Value byteOffset) {
 
 Value KernelIRBuilder::load(Type type, Value ptr, unsigned alignment) {
   return LLVM::LoadOp::create(b, loc, type, ptr, alignment);
+}
+
+SmallVector<Value> KernelIRBuilder::loadWordsHere(Value ptr, int words) {
+  assert((words == 1 || words == 2 || words == 4) && "1, 2 or 4 words");
+  std::string registers, constraints;
+  for (int i = 0; i < words; ++i) {
+    registers += (i ? ", $" : "$") + std::to_string(i);
+    constraints += "=r,";
+  }
+  std::string vector = words == 1 ? "" : ".v" + std::to_string(words);
+  std::string text = "ld.global.nc" + vector + ".b32 " +
+                     (words == 1 ? registers : "{" + registers + "}") + ", [$" +
+                     std::to_string(words) + "];";
+  Type resultType = words == 1
+                        ? i32()
+                        : Type(LLVM::LLVMStructType::getLiteral(
+                              b.getContext(), SmallVector<Type>(words, i32())));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType, ValueRange{ptr}, text, constraints + "l",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
+      /*operand_attrs=*/{});
+  if (words == 1)
+    return {asmOp.getResult(0)};
+  SmallVector<Value> values;
+  for (int i = 0; i < words; ++i)
+    values.push_back(
+        LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return values;
 }
 
 void KernelIRBuilder::store(Value value, Value ptr, unsigned alignment) {

@@ -53,11 +53,19 @@ public:
   mlir::Value ult(mlir::Value x, mlir::Value y);
   mlir::Value andI1(mlir::Value x, mlir::Value y);
   mlir::Value select(mlir::Value c, mlir::Value x, mlir::Value y);
+  mlir::Value minu(mlir::Value x, mlir::Value y);
+  mlir::Value eq(mlir::Value x, mlir::Value y);
   mlir::Value zext64(mlir::Value x);
 
   /// `base + byteOffset` (offset i32 or i64).
   mlir::Value offsetBytes(mlir::Value base, mlir::Value byteOffset);
   mlir::Value load(mlir::Type type, mlir::Value ptr, unsigned alignment);
+  /// Loads `words` (1, 2 or 4) consecutive 32-bit words from read-only global
+  /// memory at `ptr` (aligned to 4 * words bytes) with an instruction that
+  /// stays where it is issued. Prefetches need this: LLVM would sink an
+  /// ordinary load whose value is only used in the next loop iteration down
+  /// to that use, exposing the latency the prefetch was meant to hide.
+  llvm::SmallVector<mlir::Value> loadWordsHere(mlir::Value ptr, int words);
   void store(mlir::Value value, mlir::Value ptr, unsigned alignment);
 
   mlir::Value threadIdX();

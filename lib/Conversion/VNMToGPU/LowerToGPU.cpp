@@ -126,8 +126,8 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
       // wins; without one the pass picks the default tiling.
       auto chosen = op->getAttrOfType<ConfigAttr>("vnm.config");
       if (!chosen)
-        chosen = kernel::chooseSpmmConfig(&getContext(), config.v, config.rows,
-                                          0, 0, 0);
+        chosen = kernel::chooseSpmmConfig(&getContext(), config.v, config.m,
+                                          config.rows, 0, 0, 0);
       config.applyConfig(chosen);
       if (ShapedType::isDynamic(config.rows) ||
           ShapedType::isDynamic(config.cols)) {
@@ -189,8 +189,9 @@ struct ChooseConfigPass
         return signalPassFailure();
       }
       op->setAttr("vnm.config",
-                  kernel::chooseSpmmConfig(&getContext(), encoding.getV(), rows,
-                                           blockRows, warpsN, blocksPerSM));
+                  kernel::chooseSpmmConfig(&getContext(), encoding.getV(),
+                                           encoding.getM(), rows, blockRows,
+                                           warpsN, blocksPerSM));
     });
   }
 };

@@ -24,10 +24,11 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
       (config.blockM != 64 && config.blockM != 128))
     return "the GPU spmm kernel supports 64 x 128 and 128 x 128 block tiles "
            "over 2 or 4 columns of warps";
-  if (config.v % config.blockM != 0)
+  if (!blockRowsFitFormat(config.blockM, config.v, config.m))
     return "the GPU spmm kernel needs v to be a multiple of its " +
            std::to_string(config.blockM) +
-           "-row block tile (v = 16 and 32 run on the CPU path for now)";
+           "-row block tile unless m = 4 (v = 16 and 32 run on the CPU path "
+           "for now)";
   if (config.rows <= 0 || config.cols <= 0)
     return "the GPU spmm kernel needs a static, non-empty R x K operand";
   if (config.rows * config.cols >= (int64_t(1) << 31))
@@ -35,14 +36,27 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
   return "";
 }
 
+bool vnm::kernel::blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m) {
+  return m == 4 || v % blockRows == 0;
+}
+
 ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
-                                         int64_t rows, int64_t blockRows,
-                                         int64_t warpsN, int64_t blocksPerSM) {
+                                         int64_t m, int64_t rows,
+                                         int64_t blockRows, int64_t warpsN,
+                                         int64_t blocksPerSM) {
+  (void)rows;
   if (!blockRows)
-    blockRows = (v % 128 == 0 && rows <= 2048) ? 128 : 64;
-  return ConfigAttr::get(context, blockRows, 128, blockRows / 32,
-                         warpsN ? warpsN : 2, /*stages=*/3,
-                         std::max<int64_t>(blocksPerSM, 0));
+    blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;
+  if (!warpsN)
+    warpsN = 2;
+  // Left alone, ptxas gives the M = 4 kernel (whose gather addresses are
+  // affine in the pair and get hoisted) 165-170 registers: one 256-thread
+  // block per multiprocessor. Asking for two fits it in 128 without spills
+  // and measured 15% faster.
+  if (blocksPerSM <= 0)
+    blocksPerSM = (m == 4 && blockRows == 128 && warpsN == 2) ? 2 : 0;
+  return ConfigAttr::get(context, blockRows, 128, blockRows / 32, warpsN,
+                         /*stages=*/3, blocksPerSM);
 }
 
 ArrayRef<KernelParameter> vnm::kernel::getSpmmKernelParameters() {
@@ -63,7 +77,11 @@ public:
       : kb(kb), cfg(config), fragValues(args[0]), fragMeta(args[1]),
         colidx(args[2]), rhs(args[3]), out(args[4]), bias(args[5]), n(args[6]),
         ldb(args[7]), ldc(args[8]), shared(shared),
-        kTilesN(static_cast<int>(config.blockN / config.warpsN / 8)) {}
+        kTilesN(static_cast<int>(config.blockN / config.warpsN / 8)),
+        gatherRows(64 * config.blockN / 8 / config.threads()),
+        gatherWords(config.identityGather()
+                        ? 0
+                        : std::max<int64_t>(gatherRows / 4, 1)) {}
 
   void emit();
 
@@ -71,12 +89,13 @@ private:
   static constexpr int kTilesM = 2; // m16 tiles per warp
 
   void emitThreadIndices();
-  void emitStageLoad(Value pair, Value stage);
+  void emitGatherSetup();
+  SmallVector<Value> emitColidxLoads(Value pair);
+  void emitStageLoad(Value pair, Value stageOffset, ValueRange colidxWords);
   SmallVector<Value> emitFragmentLoads(Value pair);
-  SmallVector<Value> emitPairCompute(Value stage, ValueRange fragments,
+  SmallVector<Value> emitPairCompute(Value stageOffset, ValueRange fragments,
                                      ValueRange acc);
   void emitEpilogue(ValueRange acc);
-  Value sharedAddress(Value stage, Value row, Value chunk);
   Value toMmaOperand(Value word);
 
   KernelIRBuilder &kb;
@@ -84,8 +103,22 @@ private:
   Value fragValues, fragMeta, colidx, rhs, out, bias, n, ldb, ldc, shared;
   /// n8 tiles per warp: the block's 128 columns split over warpsN warps.
   const int kTilesN;
+  /// Gathered rows each thread copies per k-tile pair (8, 4 or 2 for 128,
+  /// 256 or 512 threads), and the colidx words (one per group) they need
+  /// (none when M = 4).
+  const int64_t gatherRows, gatherWords;
 
   Value tid, lane, g, t, warpM, warpN, row0, col0, vblock;
+  // Loop-invariant parts of the gather: the thread's first row within a
+  // stage, the shift that brings its first colidx byte to the bottom of the
+  // word, its row's swizzled byte offset within a stage, its first group's
+  // K offset within a pair, the K bound of its column chunk (0 past N), B at
+  // its column, B's row pitch in bytes, and the block's first colidx word.
+  Value gatherFirstRow, gatherShift, gatherSharedBase, gatherKBase,
+      gatherKLimit, rhsColumn, ldbBytes, colidxBlockWord;
+  /// Byte offset, within a stage, of the row and swizzled n8 chunk 0 that
+  /// this lane addresses for ldmatrix.
+  Value fragmentSharedBase;
 };
 
 void SpmmKernelEmitter::emitThreadIndices() {
@@ -99,58 +132,86 @@ void SpmmKernelEmitter::emitThreadIndices() {
   row0 = kb.mul(kb.blockIdY(), kb.c32(cfg.blockM));
   col0 = kb.mul(kb.blockIdX(), kb.c32(cfg.blockN));
   vblock = kb.divu(row0, kb.c32(cfg.v));
+  // Shared rows are XOR-swizzled by 16-byte chunk: chunk c of row r sits at
+  // chunk c ^ (r & 7), so the eight rows one ldmatrix phase reads fall into
+  // eight different bank groups. Lane l addresses row l of a k-tile; its n8
+  // chunk nt of the warp is then at fragmentSharedBase ^ (16 nt) (nt only
+  // touches bits the warp's first chunk leaves clear).
+  Value warpChunk = kb.mul(warpN, kb.c32(kTilesN));
+  fragmentSharedBase = kb.add(
+      kb.mul(lane, kb.c32(cfg.blockN * 2)),
+      kb.mul(kb.bitXor(warpChunk, kb.bitAnd(lane, kb.c32(7))), kb.c32(16)));
 }
 
-/// Byte address of 16-byte chunk `chunk` of gathered row `row` in a stage:
-/// the chunk index is XORed with the row's low three bits, so the eight
-/// rows one ldmatrix phase reads fall into eight different bank groups.
-Value SpmmKernelEmitter::sharedAddress(Value stage, Value row, Value chunk) {
-  Value swizzled = kb.bitXor(chunk, kb.bitAnd(row, kb.c32(7)));
-  Value offset = kb.add(kb.mul(stage, kb.c32(cfg.stageBytes())),
-                        kb.add(kb.mul(row, kb.c32(cfg.blockN * 2)),
-                               kb.mul(swizzled, kb.c32(16))));
-  return kb.offsetBytes(shared, offset);
+/// Thread tid copies 16-byte chunk tid % 16 of gatherRows consecutive rows
+/// starting at (tid / 16) * gatherRows: one or two whole groups (or half of
+/// one), so its colidx bytes are one or two 32-bit words.
+void SpmmKernelEmitter::emitGatherSetup() {
+  int64_t chunksPerRow = cfg.blockN / 8;
+  Value chunk = kb.remu(tid, kb.c32(chunksPerRow));
+  gatherFirstRow =
+      kb.mul(kb.divu(tid, kb.c32(chunksPerRow)), kb.c32(gatherRows));
+  gatherShift = kb.mul(kb.bitAnd(gatherFirstRow, kb.c32(3)), kb.c32(8));
+  gatherSharedBase =
+      kb.add(kb.mul(gatherFirstRow, kb.c32(cfg.blockN * 2)),
+             kb.mul(kb.bitXor(chunk, kb.bitAnd(gatherFirstRow, kb.c32(7))),
+                    kb.c32(16)));
+  gatherKBase = kb.mul(kb.shru(gatherFirstRow, kb.c32(2)), kb.c32(cfg.m));
+  Value column = kb.add(col0, kb.mul(chunk, kb.c32(8)));
+  gatherKLimit = kb.select(kb.ult(column, n), kb.c32(cfg.cols), kb.c32(0));
+  rhsColumn = kb.offsetBytes(rhs, kb.mul(kb.zext64(column), kb.c64(2)));
+  ldbBytes = kb.zext64(kb.mul(ldb, kb.c32(2)));
+  colidxBlockWord = kb.mul(vblock, kb.c32(cfg.groups()));
+}
+
+/// The colidx words of this thread's groups in k-tile pair `pair`. Groups
+/// past the last read the last one's word: their rows' K (from the group
+/// index) is past K, so they are zero-filled whatever the word holds.
+SmallVector<Value> SpmmKernelEmitter::emitColidxLoads(Value pair) {
+  SmallVector<Value> words;
+  Value firstGroup =
+      kb.add(kb.mul(pair, kb.c32(16)), kb.shru(gatherFirstRow, kb.c32(2)));
+  for (int64_t j = 0; j < gatherWords; ++j) {
+    Value group =
+        kb.minu(kb.add(firstGroup, kb.c32(j)), kb.c32(cfg.groups() - 1));
+    Value word = kb.add(colidxBlockWord, group);
+    words.push_back(kb.loadWordsHere(
+        kb.offsetBytes(colidx, kb.mul(kb.zext64(word), kb.c64(4))), 1)[0]);
+  }
+  return words;
 }
 
 /// Gathers the 64 rows of B that k-tile pair `pair` needs (for the block's
-/// column-loc) into `stage`: thread `tid` copies chunk tid % 16 of rows
-/// tid / 16 + 8 i. Rows past K, past the last group, and columns past N
-/// are zero-filled (cp.async with a 0-byte source).
-void SpmmKernelEmitter::emitStageLoad(Value pair, Value stage) {
-  int64_t chunksPerRow = cfg.blockN / 8;
-  int64_t rowsPerPass = cfg.threads() / chunksPerRow;
-  Value chunk = kb.remu(tid, kb.c32(chunksPerRow));
-  Value firstRow = kb.divu(tid, kb.c32(chunksPerRow));
-  Value column = kb.add(col0, kb.mul(chunk, kb.c32(8)));
-  Value columnInside = kb.ult(column, n);
-  Value firstGroupOfPair = kb.mul(pair, kb.c32(16));
-  for (int64_t pass = 0; pass < 64 / rowsPerPass; ++pass) {
-    Value row = kb.add(firstRow, kb.c32(pass * rowsPerPass));
-    // Row r of the pair: group (r / 4) of the pair, selected column r % 4.
-    Value group = kb.add(firstGroupOfPair, kb.shru(row, kb.c32(2)));
-    Value select = kb.bitAnd(row, kb.c32(3));
-    Value groupInside = kb.ult(group, kb.c32(cfg.groups()));
-    Value safeGroup = kb.select(groupInside, group, kb.c32(0));
-    Value colidxOffset =
-        kb.add(kb.mul(kb.add(kb.mul(vblock, kb.c32(cfg.groups())), safeGroup),
-                      kb.c32(4)),
-               select);
-    Value offsetByte = kb.load(kb.builder().getI8Type(),
-                               kb.offsetBytes(colidx, colidxOffset), 1);
-    Value offsetInGroup = arith::ExtUIOp::create(kb.builder(), kb.location(),
-                                                 kb.i32(), offsetByte);
-    Value k = kb.add(kb.mul(safeGroup, kb.c32(cfg.m)), offsetInGroup);
-    Value valid = kb.andI1(kb.andI1(groupInside, kb.ult(k, kb.c32(cfg.cols))),
-                           columnInside);
-    Value elementOffset =
-        kb.add(kb.mul(kb.zext64(k), kb.zext64(ldb)), kb.zext64(column));
-    Value byteOffset =
-        kb.select(valid, kb.mul(elementOffset, kb.c64(2)), kb.c64(0));
-    Value source = kb.offsetBytes(rhs, byteOffset);
-    Value bytes = kb.select(valid, kb.c32(16), kb.c32(0));
-    NVVM::CpAsyncOp::create(kb.builder(), kb.location(),
-                            sharedAddress(stage, row, chunk), source, 16,
-                            NVVM::LoadCacheModifierKind::CG, bytes);
+/// column-loc) into the stage at `stageOffset`: row r of the pair is row
+/// (16 pair + r / 4) M + colidx[vblock][16 pair + r / 4][r % 4] of B. Rows
+/// past K (which covers groups past the last) and columns past N are
+/// zero-filled (cp.async with a 0-byte source, which reads nothing).
+void SpmmKernelEmitter::emitStageLoad(Value pair, Value stageOffset,
+                                      ValueRange colidxWords) {
+  Value pairK = kb.add(kb.mul(pair, kb.c32(16 * cfg.m)), gatherKBase);
+  Value sharedBase = kb.add(stageOffset, gatherSharedBase);
+  for (int64_t q = 0; q < gatherRows; ++q) {
+    Value offsetInGroup;
+    if (cfg.identityGather()) {
+      offsetInGroup = kb.c32(q % 4);
+    } else {
+      Value word = colidxWords[q / 4];
+      if (gatherRows < 4)
+        word = kb.shru(word, gatherShift);
+      offsetInGroup =
+          kb.bitAnd(kb.shru(word, kb.c32(8 * (q % 4))), kb.c32(255));
+    }
+    Value k = kb.add(kb.add(pairK, kb.c32(q / 4 * cfg.m)), offsetInGroup);
+    Value valid = kb.ult(k, gatherKLimit);
+    Value source = kb.offsetBytes(rhsColumn, kb.mul(kb.zext64(k), ldbBytes));
+    // Row firstRow + q: its swizzle differs from the first row's by q
+    // (firstRow & 7 and q share no bits).
+    Value destination =
+        kb.offsetBytes(shared, kb.add(kb.bitXor(sharedBase, kb.c32(16 * q)),
+                                      kb.c32(q * cfg.blockN * 2)));
+    NVVM::CpAsyncOp::create(kb.builder(), kb.location(), destination, source,
+                            16, NVVM::LoadCacheModifierKind::CG,
+                            kb.select(valid, kb.c32(16), kb.c32(0)));
   }
   NVVM::CpAsyncCommitGroupOp::create(kb.builder(), kb.location());
 }
@@ -173,8 +234,6 @@ static constexpr int kFragmentWords = 2 + 2 * 2 * 4;
 /// registers next to each other). They are issued one pair ahead of the
 /// MMAs that use them, so their latency hides behind the current pair.
 SmallVector<Value> SpmmKernelEmitter::emitFragmentLoads(Value pair) {
-  OpBuilder &b = kb.builder();
-  Location loc = kb.location();
   int64_t kTiles = cfg.fragmentKTiles();
   SmallVector<Value> words;
   words.reserve(kFragmentWords);
@@ -187,9 +246,8 @@ SmallVector<Value> SpmmKernelEmitter::emitFragmentLoads(Value pair) {
         kb.add(kb.mul(kb.add(kb.mul(rowTile[mt], kb.c32(kTiles / 2)), pair),
                       kb.c32(32)),
                lane);
-    words.push_back(kb.load(
-        kb.i32(), kb.offsetBytes(fragMeta, kb.mul(kb.zext64(word), kb.c64(4))),
-        4));
+    words.push_back(kb.loadWordsHere(
+        kb.offsetBytes(fragMeta, kb.mul(kb.zext64(word), kb.c64(4))), 1)[0]);
   }
   for (int kk = 0; kk < 2; ++kk) {
     Value kTile = kb.add(kb.mul(pair, kb.c32(2)), kb.c32(kk));
@@ -197,18 +255,17 @@ SmallVector<Value> SpmmKernelEmitter::emitFragmentLoads(Value pair) {
       Value tile = kb.add(kb.mul(rowTile[mt], kb.c32(kTiles)), kTile);
       Value element =
           kb.add(kb.mul(tile, kb.c32(256)), kb.mul(lane, kb.c32(8)));
-      Value vec = kb.load(
-          VectorType::get({4}, kb.i32()),
-          kb.offsetBytes(fragValues, kb.mul(kb.zext64(element), kb.c64(2))),
-          16);
-      for (int r = 0; r < 4; ++r)
-        words.push_back(LLVM::ExtractElementOp::create(b, loc, vec, kb.c32(r)));
+      llvm::append_range(
+          words,
+          kb.loadWordsHere(
+              kb.offsetBytes(fragValues, kb.mul(kb.zext64(element), kb.c64(2))),
+              4));
     }
   }
   return words;
 }
 
-SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value stage,
+SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value stageOffset,
                                                       ValueRange fragments,
                                                       ValueRange acc) {
   OpBuilder &b = kb.builder();
@@ -233,11 +290,12 @@ SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value stage,
     // B: ldmatrix.x4.trans of the 32 gathered rows of this k-tile; lane l
     // addresses row l of the tile, at the warp's n8 column chunk. Each n8
     // fragment is consumed by its MMAs right away, so only one is live.
-    Value row = kb.add(kb.c32(kk * 32), lane);
     for (int nt = 0; nt < kTilesN; ++nt) {
-      Value chunk = kb.add(kb.mul(warpN, kb.c32(kTilesN)), kb.c32(nt));
+      Value offset = kb.add(
+          kb.bitXor(kb.add(stageOffset, fragmentSharedBase), kb.c32(16 * nt)),
+          kb.c32(kk * 32 * cfg.blockN * 2));
       Value regs = NVVM::LdMatrixOp::create(
-          b, loc, words4, sharedAddress(stage, row, chunk), 4,
+          b, loc, words4, kb.offsetBytes(shared, offset), 4,
           NVVM::MMALayout::col,
           NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
           NVVM::LdStMatrixEltType::B16);
@@ -302,10 +360,15 @@ void SpmmKernelEmitter::emitEpilogue(ValueRange acc) {
                                           ValueRange{exponent}, ValueRange{},
                                           "ex2.approx.f32 $0, $1;", Value())
                     .getResult(0);
-      Value tanh = arith::SubFOp::create(
-          b, loc, c(1.0),
-          arith::DivFOp::create(b, loc, c(2.0),
-                                arith::AddFOp::create(b, loc, e, c(1.0))));
+      // div.full (2 ulp) instead of the IEEE division's long sequence: the
+      // epilogue runs once per output element.
+      Value quotient =
+          NVVM::InlinePtxOp::create(
+              b, loc, TypeRange{kb.f32()},
+              ValueRange{arith::AddFOp::create(b, loc, e, c(1.0))},
+              ValueRange{}, "div.full.f32 $0, 0f40000000, $1;", Value())
+              .getResult(0);
+      Value tanh = arith::SubFOp::create(b, loc, c(1.0), quotient);
       return arith::MulFOp::create(b, loc,
                                    arith::MulFOp::create(b, loc, c(0.5), x),
                                    arith::AddFOp::create(b, loc, c(1.0), tanh));
@@ -377,22 +440,31 @@ void SpmmKernelEmitter::emit() {
   OpBuilder &b = kb.builder();
   Location loc = kb.location();
   emitThreadIndices();
+  emitGatherSetup();
 
   int64_t pairs = cfg.kTilePairs();
+  int64_t stageBytes = cfg.stageBytes();
+  int64_t lastStageOffset = (cfg.stages - 1) * stageBytes;
   // Prologue: fill stages 0 .. S-2. Every step commits one cp.async group
   // (possibly empty) so that "wait until S-2 groups remain" always means
   // "the stage about to be read has landed".
   for (int64_t s = 0; s + 1 < cfg.stages; ++s) {
     if (s < pairs)
-      emitStageLoad(kb.c32(s), kb.c32(s));
+      emitStageLoad(kb.c32(s), kb.c32(s * stageBytes),
+                    emitColidxLoads(kb.c32(s)));
     else
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
+  // Carried: the accumulators, pair p's A fragments and metadata, the
+  // colidx words of pair p + S - 1 (the one this iteration gathers), and
+  // the byte offset of the stage pair p reads.
   int64_t accCount = kTilesM * kTilesN * 4;
   SmallVector<Value> inits(
       accCount, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
   llvm::append_range(inits, emitFragmentLoads(kb.c32(0)));
+  llvm::append_range(inits, emitColidxLoads(kb.c32(cfg.stages - 1)));
+  inits.push_back(kb.c32(0));
   Value lower = arith::ConstantIndexOp::create(b, loc, 0);
   Value upper = arith::ConstantIndexOp::create(b, loc, pairs);
   Value step = arith::ConstantIndexOp::create(b, loc, 1);
@@ -402,25 +474,41 @@ void SpmmKernelEmitter::emit() {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToEnd(nested.getInsertionBlock());
         Value pair = arith::IndexCastOp::create(b, loc, kb.i32(), iv);
+        ValueRange acc = carried.take_front(accCount);
+        ValueRange fragments = carried.slice(accCount, kFragmentWords);
+        ValueRange words =
+            carried.slice(accCount + kFragmentWords, gatherWords);
+        Value readOffset = carried.back();
+
+        // Next iteration's inputs first, so that their latency overlaps
+        // this iteration: the next pair's A fragments and metadata (the
+        // last pair reloads itself: in bounds, values unused) and the
+        // colidx words of the pair the next iteration gathers.
+        Value nextPair = kb.add(pair, kb.c32(1));
+        SmallVector<Value> nextFragments = emitFragmentLoads(
+            kb.select(kb.ult(nextPair, kb.c32(pairs)), nextPair, pair));
+        Value gathered = kb.add(pair, kb.c32(cfg.stages - 1));
+        SmallVector<Value> nextWords =
+            emitColidxLoads(kb.add(gathered, kb.c32(1)));
+
         NVVM::CpAsyncWaitGroupOp::create(b, loc, cfg.stages - 2);
         // Every warp has finished reading the stage about to be refilled
         // (read in the previous iteration) once it passes this barrier.
         mlir::gpu::BarrierOp::create(b, loc);
-        Value next = kb.add(pair, kb.c32(cfg.stages - 1));
+        Value writeOffset =
+            kb.select(kb.eq(readOffset, kb.c32(0)), kb.c32(lastStageOffset),
+                      kb.sub(readOffset, kb.c32(stageBytes)));
         kb.ifThenElse(
-            kb.ult(next, kb.c32(pairs)),
-            [&] { emitStageLoad(next, kb.remu(next, kb.c32(cfg.stages))); },
+            kb.ult(gathered, kb.c32(pairs)),
+            [&] { emitStageLoad(gathered, writeOffset, words); },
             [&] { NVVM::CpAsyncCommitGroupOp::create(b, loc); });
-        // Next pair's A fragments and metadata (the last pair reloads
-        // itself: the loads stay in bounds and their values go unused).
-        Value nextPair = kb.add(pair, kb.c32(1));
-        Value prefetched =
-            kb.select(kb.ult(nextPair, kb.c32(pairs)), nextPair, pair);
-        SmallVector<Value> nextFragments = emitFragmentLoads(prefetched);
-        SmallVector<Value> updated = emitPairCompute(
-            kb.remu(pair, kb.c32(cfg.stages)), carried.drop_front(accCount),
-            carried.take_front(accCount));
+        SmallVector<Value> updated =
+            emitPairCompute(readOffset, fragments, acc);
         llvm::append_range(updated, nextFragments);
+        llvm::append_range(updated, nextWords);
+        updated.push_back(kb.select(kb.eq(readOffset, kb.c32(lastStageOffset)),
+                                    kb.c32(0),
+                                    kb.add(readOffset, kb.c32(stageBytes))));
         scf::YieldOp::create(b, loc, updated);
       });
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);

@@ -60,6 +60,11 @@ struct SpmmKernelConfig {
     minBlocksPerSM = config.getBlocksPerSM();
   }
   int64_t groups() const { return (cols + m - 1) / m; }
+  /// With M = 4 every group keeps all four of its columns (colidx is 0 1 2 3
+  /// throughout), so pair p's gathered rows are B's rows 64 p .. 64 p + 63
+  /// for every V block: the gather needs no colidx and block tiles may span
+  /// V blocks.
+  bool identityGather() const { return m == 4; }
   /// k-tiles holding data (8 groups each) and k-tiles of the fragment
   /// arrays (groups padded to 16, so always even).
   int64_t dataKTiles() const { return (groups() + 7) / 8; }
@@ -70,17 +75,19 @@ struct SpmmKernelConfig {
   int64_t gridY() const { return (rows + blockM - 1) / blockM; }
 };
 
-/// The tiling vnm-choose-config gives an R-row matrix with V-row blocks;
+/// Whether a block tile of `blockRows` rows fits the V:N:M format: inside
+/// one V block, or anywhere when M = 4 (see identityGather).
+bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
+
+/// The tiling vnm-choose-config gives an R-row matrix in the V:N:M format;
 /// nonzero `block rows`, `warps n` and any `blocks per SM` >= 0 override it.
 ///
-/// 64-row tiles (2 x 2 warps) keep three blocks per multiprocessor and
-/// measured fastest on large R on the H200 (bench/results); 128-row tiles
-/// (when the V block holds them) halve the gather traffic per row and win
-/// when R is small and 64-row tiles would leave a partial last wave. Capping
-/// registers (`blocks per SM`) and 4 columns of warps both measured slower,
-/// so they are off unless asked (bench/results/ANALYSIS.md).
-ConfigAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v, int64_t rows,
-                            int64_t blockRows, int64_t warpsN,
+/// 128-row tiles where the format allows them (half the gather traffic per
+/// row; as fast as 64-row tiles or faster on the H200), else 64-row tiles;
+/// two columns of warps; registers left to ptxas except for M = 4 (two
+/// blocks per multiprocessor). bench/results/ANALYSIS.md has the numbers.
+ConfigAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v, int64_t m,
+                            int64_t rows, int64_t blockRows, int64_t warpsN,
                             int64_t blocksPerSM);
 
 /// Why `config` cannot be generated, or an empty string.

@@ -5,37 +5,41 @@
 !big = tensor<4096x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 !small = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 !v64 = tensor<1024x256xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
+!m4 = tensor<1024x256xf16, #vnm.encoding<v = 16, n = 2, m = 4>>
 
 // DEFAULT-LABEL: func @spmms
-// Large R: 64-row tiles.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>}
-// Small R with V = 128: 128-row tiles.
+// V a multiple of 128: 128-row tiles, whatever R.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0>}
-// V = 64: 64-row tiles whatever R.
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0>}
+// V = 64: 64-row tiles.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>}
 // A config on the op is kept.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
+// M = 4: 128-row tiles even for V = 16, two blocks per multiprocessor.
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
 // Storage ops on memrefs too.
-// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm.config<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>
+// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0>
 
 // OPTIONS-LABEL: func @spmms
 // OPTIONS-COUNT-3: vnm.config = #vnm.config<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
 // OPTIONS: vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
-// OPTIONS: vnm.config = #vnm.config<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
+// OPTIONS-COUNT-2: vnm.config = #vnm.config<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
 func.func @spmms(%a: !big, %b: !small, %c: !v64, %x: tensor<256x64xf16>,
+                 %d: !m4,
                  %v: memref<4096x64xf16>, %ci: memref<32x32x4xi8>,
                  %m: memref<4096x64xi8>, %xm: memref<256x64xf16>,
                  %y: memref<4096x64xf32>)
     -> (tensor<4096x64xf32>, tensor<1024x64xf32>, tensor<1024x64xf32>,
-        tensor<1024x64xf32>) {
+        tensor<1024x64xf32>, tensor<1024x64xf32>) {
   %0 = vnm.spmm %a, %x : !big, tensor<256x64xf16> -> tensor<4096x64xf32>
   %1 = vnm.spmm %b, %x : !small, tensor<256x64xf16> -> tensor<1024x64xf32>
   %2 = vnm.spmm %c, %x : !v64, tensor<256x64xf16> -> tensor<1024x64xf32>
   %3 = vnm.spmm %b, %x {vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
       : !small, tensor<256x64xf16> -> tensor<1024x64xf32>
+  %4 = vnm.spmm %d, %x : !m4, tensor<256x64xf16> -> tensor<1024x64xf32>
   vnm.storage.spmm ins(%v, %ci, %m, %xm : memref<4096x64xf16>, memref<32x32x4xi8>,
                        memref<4096x64xi8>, memref<256x64xf16>)
       outs(%y : memref<4096x64xf32>) {encoding = #vnm.encoding<v = 128, n = 2, m = 8>}
-  return %0, %1, %2, %3 : tensor<4096x64xf32>, tensor<1024x64xf32>,
-      tensor<1024x64xf32>, tensor<1024x64xf32>
+  return %0, %1, %2, %3, %4 : tensor<4096x64xf32>, tensor<1024x64xf32>,
+      tensor<1024x64xf32>, tensor<1024x64xf32>, tensor<1024x64xf32>
 }

@@ -30,22 +30,32 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
 // CHECK: llvm.mlir.global internal @spmm_0_ring() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<49152 x i8>
 // CHECK: gpu.func @spmm_0(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 
-// Prologue: two stages of the gather, 8 rows of 16-byte cp.async per thread
-// each, zero-filled where the row or column is outside the matrix.
+// Prologue: two stages of the gather. Each thread reads the colidx words of
+// its two groups (loads that stay where they are issued), then copies 8
+// gathered rows with 16-byte cp.async, zero-filled past K and N.
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];", "=r,l" %{{.*}} : (!llvm.ptr<1>) -> i32
 // CHECK-COUNT-8: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK: nvvm.cp.async.commit.group
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
 // CHECK-COUNT-8: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
 
 // A fragments and metadata words of pair 0: one 4-byte word per m16 tile,
-// 16 bytes per lane for each (k-tile, m16 tile).
-// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// 16 bytes per lane for each (k-tile, m16 tile); then the colidx words of
+// pair 2, the first one the loop gathers.
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l" %{{.*}} : (!llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
 
 // Main loop over k-tile pairs (512 groups = 64 k-tiles = 32 pairs), carrying
-// 64 accumulators and 18 fragment registers.
+// 64 accumulators, 18 fragment registers, 2 colidx words and the offset of
+// the stage it reads.
 // CHECK: %[[PAIRS:.*]] = arith.constant 32 : index
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[PAIRS]] {{.*}} -> ({{(f32, )+}}{{(i32, )+}}i32)
+// CHECK: %{{.*}}:85 = scf.for %{{.*}} = %{{.*}} to %[[PAIRS]] {{.*}} -> ({{(f32, )+}}{{(i32, )+}}i32)
+// The next iteration's fragments and colidx words are issued first.
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK: gpu.barrier
 // CHECK: scf.if
@@ -53,9 +63,6 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: } else {
 // CHECK: nvvm.cp.async.commit.group
-// The next pair's fragments are loaded before this pair's MMAs.
-// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // Per k-tile: each B fragment (ldmatrix.x4.trans) feeds the two m16 tiles'
 // ordered mma.sp right away; selector 0 for the first k-tile of the pair,
 // 1 for the second.

@@ -1,0 +1,36 @@
+// M = 4: every group keeps its four columns, so the gather is B's rows in
+// order: no colidx loads, block tiles that span V blocks (v = 16 here), and
+// two blocks per multiprocessor by default.
+// RUN: vnm-opt %s --vnm-choose-config --vnm-lower-to-gpu | FileCheck %s
+
+// CHECK: vnm.launch_contracts = [{
+// CHECK-SAME: block = [256, 1, 1]
+// CHECK-SAME: grid_y = 8
+// CHECK-SAME: m = 4
+// CHECK-SAME: v = 16
+// CHECK: gpu.func @spmm_0
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK-SAME: nvvm.minctasm = 2 : i32
+// The fragment loads are the only global loads before the first gather:
+// 256 threads copy 4 rows each per stage.
+// CHECK-NOT: llvm.inline_asm
+// CHECK-COUNT-4: nvvm.cp.async.shared.global
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK-NOT: llvm.inline_asm
+// CHECK-COUNT-4: nvvm.cp.async.shared.global
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// Pair 0's metadata and A fragments, and no colidx words: the loop carries
+// 64 accumulators, 18 fragment registers and the stage offset.
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
+// CHECK-NOT: llvm.inline_asm
+// CHECK: %{{.*}}:83 = scf.for
+func.func @spmm(%v: memref<1024x128xf16>, %c: memref<64x64x4xi8>,
+                %m: memref<1024x128xi8>, %x: memref<256x?xf16>,
+                %y: memref<1024x?xf32>) {
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<1024x128xf16>,
+                       memref<64x64x4xi8>, memref<1024x128xi8>,
+                       memref<256x?xf16>)
+      outs(%y : memref<1024x?xf32>) {encoding = #vnm.encoding<v = 16, n = 2, m = 4>}
+  return
+}
