@@ -83,8 +83,8 @@ def main():
                     help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--warps-n", type=int, default=0,
                     help="forwarded to the pipeline (0: the heuristic)")
-    ap.add_argument("--blocks-per-sm", type=int, default=0,
-                    help="forwarded to the pipeline (0: ptxas's choice)")
+    ap.add_argument("--blocks-per-sm", type=int, default=-1,
+                    help="forwarded to the pipeline (-1: the heuristic, 0: ptxas's choice)")
     args = ap.parse_args()
 
     ptxas = shutil.which("ptxas") or (

@@ -40,9 +40,9 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       llvm::cl::init(0)};
   Option<int64_t> blocksPerSM{
       *this, "blocks-per-sm",
-      llvm::cl::desc("Resident blocks per SM to ask ptxas for (0 chooses: "
-                     "2 for M = 4, else registers left to ptxas)"),
-      llvm::cl::init(0)};
+      llvm::cl::desc("Resident blocks per SM to ask ptxas for (0 leaves "
+                     "registers to ptxas; -1 chooses: 16 warps per SM)"),
+      llvm::cl::init(-1)};
   Option<std::string> dumpDir{
       *this, "dump-dir",
       llvm::cl::desc("If set, write binaries and launch contracts there"),
@@ -61,6 +61,7 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "function-boundary-type-conversion=identity-layout-map},"
       "vnm-choose-config{{block-rows={4} warps-n={5} blocks-per-sm={6}},"
       "vnm-lower-to-gpu,"
+      "vnm-pipeline-kernels,"
       "gpu.module(convert-scf-to-cf,"
       "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,"
       "reconcile-unrealized-casts),"

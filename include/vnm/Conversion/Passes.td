@@ -62,6 +62,25 @@ def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
   ];
 }
 
+def VNMPipelineKernels : Pass<"vnm-pipeline-kernels", "mlir::ModuleOp"> {
+  let summary = "Software-pipeline the K loops of generated GPU kernels";
+  let description = [{
+    `vnm-lower-to-gpu` emits each kernel's K loop as a plain sequence per
+    k-tile pair (colidx words, gather into ring slot p % S, A fragments,
+    wait for the gather, barrier, MMAs), correct by itself, whose ops carry
+    `vnm.pipeline_stage` and `vnm.pipeline_order`. This pass hoists the
+    loop-invariant arithmetic and hands the schedule to upstream's scf loop
+    pipeliner: in the resulting loop, iteration i computes pair i, gathers
+    pair i + S - 1, loads the fragments of pair i + 1 and the colidx words
+    of pair i + S, after a prologue that starts the first pairs and before
+    an epilogue that drains them. The cp.async waits in the loop leave the
+    gathers of the pairs after the awaited one in flight (wait stage -
+    commit stage - 1 groups); those of the epilogue wait for all. A loop
+    with fewer pairs than stages stays as it is. The tags are removed.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
   let summary = "Pick the GPU tiling (#vnm.config) of each spmm";
   let description = [{
@@ -81,10 +100,10 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
            "Columns of warps per block tile: 2 (32 x 64 warp tiles), 4 "
            "(32 x 32), or 0 to choose (2)">,
-    Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
+    Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"-1",
            "Resident blocks per multiprocessor ptxas must allow (caps "
-           "registers; .minnctapersm); 0 chooses (2 for M = 4, else "
-           "registers left to ptxas)">
+           "registers; .minnctapersm); 0 leaves registers to ptxas; -1 "
+           "chooses (16 warps per multiprocessor)">
   ];
 }
 

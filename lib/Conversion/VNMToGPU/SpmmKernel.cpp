@@ -49,12 +49,11 @@ ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
     blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;
   if (!warpsN)
     warpsN = 2;
-  // Left alone, ptxas gives the M = 4 kernel (whose gather addresses are
-  // affine in the pair and get hoisted) 165-170 registers: one 256-thread
-  // block per multiprocessor. Asking for two fits it in 128 without spills
-  // and measured 15% faster.
-  if (blocksPerSM <= 0)
-    blocksPerSM = (m == 4 && blockRows == 128 && warpsN == 2) ? 2 : 0;
+  // 16 warps per multiprocessor (128 registers per thread): left alone,
+  // ptxas takes up to 170 registers and fits 12 warps, which measured up to
+  // 15% slower (bench/results/ANALYSIS.md).
+  if (blocksPerSM < 0)
+    blocksPerSM = 16 / (blockRows / 32 * warpsN);
   return ConfigAttr::get(context, blockRows, 128, blockRows / 32, warpsN,
                          /*stages=*/3, blocksPerSM);
 }
@@ -231,8 +230,8 @@ static constexpr int kFragmentWords = 2 + 2 * 2 * 4;
 
 /// Loads the A fragments and metadata words of k-tile pair `pair` from
 /// global memory (the format library's fragment layout puts each lane's
-/// registers next to each other). They are issued one pair ahead of the
-/// MMAs that use them, so their latency hides behind the current pair.
+/// registers next to each other). Their pipeline stage puts them one pair
+/// ahead of the MMAs that use them, so their latency hides behind a pair.
 SmallVector<Value> SpmmKernelEmitter::emitFragmentLoads(Value pair) {
   int64_t kTiles = cfg.fragmentKTiles();
   SmallVector<Value> words;
@@ -436,83 +435,73 @@ void SpmmKernelEmitter::emitEpilogue(ValueRange acc) {
   }
 }
 
+/// Tags the loop body's ops that have no pipeline stage yet with `stage`
+/// and `order` (see PipelineKernels.cpp).
+static void tagNewOps(Block *body, int64_t stage, int64_t order) {
+  for (Operation &op : body->without_terminator()) {
+    if (op.hasAttr(kPipelineStageAttr))
+      continue;
+    Type i64 = IntegerType::get(op.getContext(), 64);
+    op.setAttr(kPipelineStageAttr, IntegerAttr::get(i64, stage));
+    op.setAttr(kPipelineOrderAttr, IntegerAttr::get(i64, order));
+  }
+}
+
 void SpmmKernelEmitter::emit() {
   OpBuilder &b = kb.builder();
   Location loc = kb.location();
   emitThreadIndices();
   emitGatherSetup();
 
-  int64_t pairs = cfg.kTilePairs();
-  int64_t stageBytes = cfg.stageBytes();
-  int64_t lastStageOffset = (cfg.stages - 1) * stageBytes;
-  // Prologue: fill stages 0 .. S-2. Every step commits one cp.async group
-  // (possibly empty) so that "wait until S-2 groups remain" always means
-  // "the stage about to be read has landed".
-  for (int64_t s = 0; s + 1 < cfg.stages; ++s) {
-    if (s < pairs)
-      emitStageLoad(kb.c32(s), kb.c32(s * stageBytes),
-                    emitColidxLoads(kb.c32(s)));
-    else
-      NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  }
-
-  // Carried: the accumulators, pair p's A fragments and metadata, the
-  // colidx words of pair p + S - 1 (the one this iteration gathers), and
-  // the byte offset of the stage pair p reads.
+  // The K loop as a plain sequence per k-tile pair p: read p's colidx
+  // words, gather p's rows of B into ring slot p % S, load p's A fragments
+  // and metadata, wait for the gather, synchronize, compute. Correct as it
+  // stands (every copy is waited for before it is read); each op carries
+  // its software-pipeline stage, which vnm-pipeline-kernels uses to overlap
+  // the gather S - 1 pairs and the fragment loads one pair ahead of the
+  // MMAs that need them.
+  const int64_t computeStage = cfg.stages;
+  const int64_t stageBytes = cfg.stageBytes();
   int64_t accCount = kTilesM * kTilesN * 4;
   SmallVector<Value> inits(
       accCount, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
-  llvm::append_range(inits, emitFragmentLoads(kb.c32(0)));
-  llvm::append_range(inits, emitColidxLoads(kb.c32(cfg.stages - 1)));
-  inits.push_back(kb.c32(0));
   Value lower = arith::ConstantIndexOp::create(b, loc, 0);
-  Value upper = arith::ConstantIndexOp::create(b, loc, pairs);
+  Value upper = arith::ConstantIndexOp::create(b, loc, cfg.kTilePairs());
   Value step = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(
       b, loc, lower, upper, step, inits,
-      [&](OpBuilder &nested, Location, Value iv, ValueRange carried) {
+      [&](OpBuilder &nested, Location, Value iv, ValueRange acc) {
         OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToEnd(nested.getInsertionBlock());
-        Value pair = arith::IndexCastOp::create(b, loc, kb.i32(), iv);
-        ValueRange acc = carried.take_front(accCount);
-        ValueRange fragments = carried.slice(accCount, kFragmentWords);
-        ValueRange words =
-            carried.slice(accCount + kFragmentWords, gatherWords);
-        Value readOffset = carried.back();
-
-        // Next iteration's inputs first, so that their latency overlaps
-        // this iteration: the next pair's A fragments and metadata (the
-        // last pair reloads itself: in bounds, values unused) and the
-        // colidx words of the pair the next iteration gathers.
-        Value nextPair = kb.add(pair, kb.c32(1));
-        SmallVector<Value> nextFragments = emitFragmentLoads(
-            kb.select(kb.ult(nextPair, kb.c32(pairs)), nextPair, pair));
-        Value gathered = kb.add(pair, kb.c32(cfg.stages - 1));
-        SmallVector<Value> nextWords =
-            emitColidxLoads(kb.add(gathered, kb.c32(1)));
-
-        NVVM::CpAsyncWaitGroupOp::create(b, loc, cfg.stages - 2);
-        // Every warp has finished reading the stage about to be refilled
-        // (read in the previous iteration) once it passes this barrier.
+        Block *body = nested.getInsertionBlock();
+        b.setInsertionPointToEnd(body);
+        // Each stage computes its own pair index and ring slot, so that no
+        // value but the loaded data crosses stages.
+        auto pairIndex = [&] {
+          return arith::IndexCastOp::create(b, loc, kb.i32(), iv).getResult();
+        };
+        auto slotOffset = [&](Value pair) {
+          return kb.mul(kb.remu(pair, kb.c32(cfg.stages)), kb.c32(stageBytes));
+        };
+        // Pipelined order: colidx words and fragments first (their latency
+        // overlaps the wait), then wait + barrier, the gather of a later
+        // pair into the slot everyone has finished reading, the MMAs.
+        SmallVector<Value> words = emitColidxLoads(pairIndex());
+        tagNewOps(body, /*stage=*/0, /*order=*/0);
+        Value gathered = pairIndex();
+        emitStageLoad(gathered, slotOffset(gathered), words);
+        tagNewOps(body, /*stage=*/1, /*order=*/3);
+        SmallVector<Value> fragments = emitFragmentLoads(pairIndex());
+        tagNewOps(body, computeStage - 1, /*order=*/1);
+        NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
         mlir::gpu::BarrierOp::create(b, loc);
-        Value writeOffset =
-            kb.select(kb.eq(readOffset, kb.c32(0)), kb.c32(lastStageOffset),
-                      kb.sub(readOffset, kb.c32(stageBytes)));
-        kb.ifThenElse(
-            kb.ult(gathered, kb.c32(pairs)),
-            [&] { emitStageLoad(gathered, writeOffset, words); },
-            [&] { NVVM::CpAsyncCommitGroupOp::create(b, loc); });
+        tagNewOps(body, computeStage, /*order=*/2);
         SmallVector<Value> updated =
-            emitPairCompute(readOffset, fragments, acc);
-        llvm::append_range(updated, nextFragments);
-        llvm::append_range(updated, nextWords);
-        updated.push_back(kb.select(kb.eq(readOffset, kb.c32(lastStageOffset)),
-                                    kb.c32(0),
-                                    kb.add(readOffset, kb.c32(stageBytes))));
+            emitPairCompute(slotOffset(pairIndex()), fragments, acc);
+        tagNewOps(body, computeStage, /*order=*/4);
         scf::YieldOp::create(b, loc, updated);
       });
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  emitEpilogue(loop.getResults().take_front(accCount));
+  emitEpilogue(loop.getResults());
 }
 
 } // namespace

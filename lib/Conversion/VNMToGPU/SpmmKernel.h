@@ -11,12 +11,15 @@
 // * the K loop walks pairs of k-tiles (a k-tile = 8 groups = one m16n8k32
 //   mma.sp step); each pair's 64 gathered rows of B (row g*M + colidx[g][j]
 //   for the tile's groups g) are copied to shared memory with 16-byte
-//   cp.async into an S-stage ring, zero-filled past K and N;
+//   cp.async into slot p % S of an S-stage ring, zero-filled past K and N.
+//   The loop is emitted plain, each op tagged with its pipeline stage;
+//   vnm-pipeline-kernels (PipelineKernels.cpp) overlaps the stages;
 // * shared rows are XOR-swizzled by 16-byte chunk so that the transposing
 //   ldmatrix.x4 that loads B fragments hits 8 distinct bank groups;
 // * A fragments and metadata words are read straight from global memory in
-//   the lane order mma.sp consumes (one 16-byte and one 4-byte load per lane);
-//   a k-tile pair shares one metadata register (selectors 0 and 1);
+//   the lane order mma.sp consumes (one 16-byte and one 4-byte load per lane),
+//   one pair ahead once pipelined; a k-tile pair shares one metadata register
+//   (selectors 0 and 1);
 // * the epilogue adds the accumulator and bias, applies the activation,
 //   converts, and stores pairs of columns, predicated on R and N.
 //
@@ -80,7 +83,8 @@ struct SpmmKernelConfig {
 bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
 
 /// The tiling vnm-choose-config gives an R-row matrix in the V:N:M format;
-/// nonzero `block rows`, `warps n` and any `blocks per SM` >= 0 override it.
+/// nonzero `block rows` and `warps n`, and `blocks per SM` >= 0 (0: registers
+/// left to ptxas) override it.
 ///
 /// 128-row tiles where the format allows them (half the gather traffic per
 /// row; as fast as 64-row tiles or faster on the H200), else 64-row tiles;
@@ -92,6 +96,13 @@ ConfigAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v, int64_t m,
 
 /// Why `config` cannot be generated, or an empty string.
 std::string checkSpmmKernelConfig(const SpmmKernelConfig &config);
+
+/// Discardable attributes vnm-lower-to-gpu puts on the ops of a kernel's K
+/// loop: the software-pipeline stage of each op, and its place in the
+/// pipelined loop body (ops are ordered by it, then by their original
+/// order). vnm-pipeline-kernels consumes and removes them.
+inline constexpr llvm::StringLiteral kPipelineStageAttr = "vnm.pipeline_stage";
+inline constexpr llvm::StringLiteral kPipelineOrderAttr = "vnm.pipeline_order";
 
 /// One kernel parameter: a global pointer or an i32.
 struct KernelParameter {

@@ -1,6 +1,7 @@
 // vnm-choose-config gives each spmm a #vnm.config unless it has one.
 // RUN: vnm-opt %s --vnm-choose-config | FileCheck %s --check-prefix=DEFAULT
 // RUN: vnm-opt %s --vnm-choose-config="block-rows=64 warps-n=4 blocks-per-sm=2" | FileCheck %s --check-prefix=OPTIONS
+// RUN: vnm-opt %s --vnm-choose-config="blocks-per-sm=0" | FileCheck %s --check-prefix=PTXAS
 
 !big = tensor<4096x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 !small = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
@@ -8,22 +9,28 @@
 !m4 = tensor<1024x256xf16, #vnm.encoding<v = 16, n = 2, m = 4>>
 
 // DEFAULT-LABEL: func @spmms
-// V a multiple of 128: 128-row tiles, whatever R.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0>}
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0>}
-// V = 64: 64-row tiles.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>}
+// V a multiple of 128: 128-row tiles, whatever R, and 16 warps per
+// multiprocessor (two blocks of 8 warps).
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
+// V = 64: 64-row tiles, four blocks of 4 warps.
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
 // A config on the op is kept.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
-// M = 4: 128-row tiles even for V = 16, two blocks per multiprocessor.
+// M = 4: 128-row tiles even for V = 16.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
 // Storage ops on memrefs too.
-// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0>
+// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
 
 // OPTIONS-LABEL: func @spmms
 // OPTIONS-COUNT-3: vnm.config = #vnm.config<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
 // OPTIONS: vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // OPTIONS-COUNT-2: vnm.config = #vnm.config<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
+// blocks-per-sm=0 leaves the registers to ptxas.
+// PTXAS-LABEL: func @spmms
+// PTXAS-COUNT-3: stages = 3, blocks_per_sm = 0>
+// PTXAS: blocks_per_sm = 1>
+// PTXAS-COUNT-2: stages = 3, blocks_per_sm = 0>
 func.func @spmms(%a: !big, %b: !small, %c: !v64, %x: tensor<256x64xf16>,
                  %d: !m4,
                  %v: memref<4096x64xf16>, %ci: memref<32x32x4xi8>,

@@ -1,7 +1,7 @@
 // M = 4: every group keeps its four columns, so the gather is B's rows in
 // order: no colidx loads, block tiles that span V blocks (v = 16 here), and
 // two blocks per multiprocessor by default.
-// RUN: vnm-opt %s --vnm-choose-config --vnm-lower-to-gpu | FileCheck %s
+// RUN: vnm-opt %s --vnm-choose-config --vnm-lower-to-gpu --vnm-pipeline-kernels | FileCheck %s
 
 // CHECK: vnm.launch_contracts = [{
 // CHECK-SAME: block = [256, 1, 1]
@@ -11,20 +11,19 @@
 // CHECK: gpu.func @spmm_0
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK-SAME: nvvm.minctasm = 2 : i32
-// The fragment loads are the only global loads before the first gather:
-// 256 threads copy 4 rows each per stage.
+// The prologue gathers pair 0, loads pair 0's metadata and A fragments,
+// gathers pair 1: 4 rows per thread with 256 threads, no colidx loads.
 // CHECK-NOT: llvm.inline_asm
 // CHECK-COUNT-4: nvvm.cp.async.shared.global
 // CHECK-NEXT: nvvm.cp.async.commit.group
-// CHECK-NOT: llvm.inline_asm
-// CHECK-COUNT-4: nvvm.cp.async.shared.global
-// CHECK-NEXT: nvvm.cp.async.commit.group
-// Pair 0's metadata and A fragments, and no colidx words: the loop carries
-// 64 accumulators, 18 fragment registers and the stage offset.
 // CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
 // CHECK-COUNT-4: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
 // CHECK-NOT: llvm.inline_asm
-// CHECK: %{{.*}}:83 = scf.for
+// CHECK-COUNT-4: nvvm.cp.async.shared.global
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK-NOT: llvm.inline_asm
+// The loop carries 64 accumulators and 18 fragment registers, no colidx.
+// CHECK: %{{.*}}:82 = scf.for
 func.func @spmm(%v: memref<1024x128xf16>, %c: memref<64x64x4xi8>,
                 %m: memref<1024x128xi8>, %x: memref<256x?xf16>,
                 %y: memref<1024x?xf32>) {

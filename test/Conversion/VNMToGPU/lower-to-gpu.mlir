@@ -30,74 +30,61 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
 // CHECK: llvm.mlir.global internal @spmm_0_ring() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<49152 x i8>
 // CHECK: gpu.func @spmm_0(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 
-// Prologue: two stages of the gather. Each thread reads the colidx words of
-// its two groups (loads that stay where they are issued), then copies 8
-// gathered rows with 16-byte cp.async, zero-filled past K and N.
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];", "=r,l" %{{.*}} : (!llvm.ptr<1>) -> i32
-// CHECK-COUNT-8: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
-// CHECK: nvvm.cp.async.commit.group
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
-// CHECK-COUNT-8: nvvm.cp.async.shared.global
-// CHECK: nvvm.cp.async.commit.group
-
-// A fragments and metadata words of pair 0: one 4-byte word per m16 tile,
-// 16 bytes per lane for each (k-tile, m16 tile); then the colidx words of
-// pair 2, the first one the loop gathers.
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
-// CHECK-COUNT-4: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l" %{{.*}} : (!llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
-
-// Main loop over k-tile pairs (512 groups = 64 k-tiles = 32 pairs), carrying
-// 64 accumulators, 18 fragment registers, 2 colidx words and the offset of
-// the stage it reads.
+// The K loop as vnm-lower-to-gpu emits it: per k-tile pair (512 groups =
+// 64 k-tiles = 32 pairs), in plain order, carrying only the 64
+// accumulators; every op is tagged with its pipeline stage and its place in
+// the pipelined body (vnm-pipeline-kernels, pipeline-kernels.mlir).
 // CHECK: %[[PAIRS:.*]] = arith.constant 32 : index
-// CHECK: %{{.*}}:85 = scf.for %{{.*}} = %{{.*}} to %[[PAIRS]] {{.*}} -> ({{(f32, )+}}{{(i32, )+}}i32)
-// The next iteration's fragments and colidx words are issued first.
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
-// CHECK-COUNT-4: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
-// CHECK: nvvm.cp.async.wait.group 1
-// CHECK: gpu.barrier
-// CHECK: scf.if
-// CHECK-COUNT-8: nvvm.cp.async.shared.global
-// CHECK: nvvm.cp.async.commit.group
-// CHECK: } else {
-// CHECK: nvvm.cp.async.commit.group
+// CHECK: %{{.*}}:64 = scf.for %{{.*}} = %{{.*}} to %[[PAIRS]] {{.*}} -> ({{(f32, )+}}f32)
+// Stage 0: the colidx words of the thread's two groups (loads that stay
+// where they are issued).
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects {vnm.pipeline_order = 0 : i64, vnm.pipeline_stage = 0 : i64} "ld.global.nc.b32 $0, [$1];", "=r,l" %{{.*}} : (!llvm.ptr<1>) -> i32
+// Stage 1: 8 gathered rows of 16-byte cp.async per thread into ring slot
+// p % 3, zero-filled past K and N, as one commit group.
+// CHECK-COUNT-8: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} {vnm.pipeline_order = 3 : i64, vnm.pipeline_stage = 1 : i64} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: nvvm.cp.async.commit.group {vnm.pipeline_order = 3 : i64, vnm.pipeline_stage = 1 : i64}
+// Stage 2: the metadata words (one per m16 tile) and A fragments (16 bytes
+// per lane for each k-tile and m16 tile).
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects {vnm.pipeline_order = 1 : i64, vnm.pipeline_stage = 2 : i64} "ld.global.nc.b32 $0, [$1];"
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects {vnm.pipeline_order = 1 : i64, vnm.pipeline_stage = 2 : i64} "ld.global.nc.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l" %{{.*}} : (!llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
+// Stage 3: wait for all copies, synchronize, then the MMAs.
+// CHECK: nvvm.cp.async.wait.group 0 {vnm.pipeline_order = 2 : i64, vnm.pipeline_stage = 3 : i64}
+// CHECK: gpu.barrier {vnm.pipeline_order = 2 : i64, vnm.pipeline_stage = 3 : i64}
 // Per k-tile: each B fragment (ldmatrix.x4.trans) feeds the two m16 tiles'
 // ordered mma.sp right away; selector 0 for the first k-tile of the pair,
 // 1 for the second.
-// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c0_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: nvvm.ldmatrix
-// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-2: nvvm.mma.sp.sync {{.*}} selector[{{%c1_i32(_[0-9]+)?}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>, vnm.pipeline_order = 4 : i64, vnm.pipeline_stage = 3 : i64}
 // CHECK: scf.yield
 // Epilogue: stores predicated on R, and on N for each column pair.
 // CHECK: nvvm.cp.async.wait.group 0

@@ -87,3 +87,17 @@ func.func private @config_elsewhere() attributes {vnm.config = #vnm.config<block
 
 // expected-error @+1 {{'vnm.config' must be a #vnm.config<...>, got 3 : i64}}
 func.func private @config_kind() attributes {vnm.config = 3}
+
+// -----
+
+// expected-error @+1 {{'vnm.pipeline_stage' must be a non-negative i64, got -1 : i64}}
+func.func @stage() attributes {vnm.pipeline_stage = -1 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'vnm.pipeline_order' must be a non-negative i64, got "first"}}
+func.func @order() attributes {vnm.pipeline_order = "first"} {
+  return
+}

@@ -176,5 +176,13 @@ LogicalResult VNMDialect::verifyOperationAttribute(Operation *op,
                                 "dictionaries naming their kernel";
     return success();
   }
+  if (name == "vnm.pipeline_stage" || name == "vnm.pipeline_order") {
+    auto integer = dyn_cast<IntegerAttr>(value);
+    if (!integer || !integer.getType().isSignlessInteger(64) ||
+        integer.getInt() < 0)
+      return op->emitError()
+             << "'" << name << "' must be a non-negative i64, got " << value;
+    return success();
+  }
   return op->emitError() << "unknown vnm attribute '" << name << "'";
 }
