@@ -34,6 +34,10 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       *this, "block-rows",
       llvm::cl::desc("Rows of Y per thread block (64, 128; 0 chooses)"),
       llvm::cl::init(0)};
+  Option<int64_t> warpRows{
+      *this, "warp-rows",
+      llvm::cl::desc("Rows of a warp tile (32, 64; 0 chooses)"),
+      llvm::cl::init(0)};
   Option<int64_t> warpsN{
       *this, "warps-n",
       llvm::cl::desc("Columns of warps per block tile (2, 4; 0 chooses)"),
@@ -52,14 +56,16 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
 
 std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
                                      StringRef format, unsigned optLevel,
-                                     int64_t blockRows, int64_t warpsN,
-                                     int64_t blocksPerSM, StringRef dumpDir) {
+                                     int64_t blockRows, int64_t warpRows,
+                                     int64_t warpsN, int64_t blocksPerSM,
+                                     StringRef dumpDir) {
   std::string text = llvm::formatv(
       "canonicalize,"
       "vnm-expand-storage,"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
-      "vnm-choose-config{{block-rows={4} warps-n={5} blocks-per-sm={6}},"
+      "vnm-choose-config{{block-rows={4} warp-rows={7} warps-n={5} "
+      "blocks-per-sm={6}},"
       "vnm-lower-to-gpu,"
       "vnm-pipeline-kernels,"
       "gpu.module(convert-scf-to-cf,"
@@ -67,7 +73,8 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "reconcile-unrealized-casts),"
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
       "gpu-module-to-binary{{format={3}}",
-      chip, features, optLevel, format, blockRows, warpsN, blocksPerSM);
+      chip, features, optLevel, format, blockRows, warpsN, blocksPerSM,
+      warpRows);
   if (!dumpDir.empty())
     text += ("," + llvm::Twine("vnm-dump-kernels{output-dir=") + dumpDir + "}")
                 .str();
@@ -82,8 +89,8 @@ void vnm::registerNVVMPipeline() {
       [](OpPassManager &pm, const NVVMPipelineOptions &options) {
         std::string text = getNVVMPipelineText(
             options.chip, options.features, options.format, options.optLevel,
-            options.blockRows, options.warpsN, options.blocksPerSM,
-            options.dumpDir);
+            options.blockRows, options.warpRows, options.warpsN,
+            options.blocksPerSM, options.dumpDir);
         if (failed(parsePassPipeline(text, pm)))
           llvm::report_fatal_error("vnm-lower-to-nvvm-pipeline: invalid "
                                    "pipeline text");

@@ -97,13 +97,17 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
   let options = [
     Option<"blockRows", "block-rows", "int64_t", /*default=*/"0",
            "Rows of Y per thread block: 64, 128, or 0 to choose">,
+    Option<"warpRows", "warp-rows", "int64_t", /*default=*/"0",
+           "Rows of a warp tile: 32, 64 (half the shared-memory reads per "
+           "MMA, 128 accumulators per thread), or 0 to choose (32)">,
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
            "Columns of warps per block tile: 2 (32 x 64 warp tiles), 4 "
            "(32 x 32), or 0 to choose (2)">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"-1",
            "Resident blocks per multiprocessor ptxas must allow (caps "
            "registers; .minnctapersm); 0 leaves registers to ptxas; -1 "
-           "chooses (16 warps per multiprocessor)">
+           "chooses (16 warps per multiprocessor, 8 with 64-row warp "
+           "tiles)">
   ];
 }
 

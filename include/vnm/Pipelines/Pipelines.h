@@ -17,8 +17,9 @@ llvm::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm);
 /// The passes of `vnm-lower-to-nvvm-pipeline` for the given options.
 std::string getNVVMPipelineText(llvm::StringRef chip, llvm::StringRef features,
                                 llvm::StringRef format, unsigned optLevel,
-                                int64_t blockRows, int64_t warpsN,
-                                int64_t blocksPerSM, llvm::StringRef dumpDir);
+                                int64_t blockRows, int64_t warpRows,
+                                int64_t warpsN, int64_t blocksPerSM,
+                                llvm::StringRef dumpDir);
 
 /// Registers `vnm-lower-to-nvvm-pipeline`.
 void registerNVVMPipeline();

@@ -127,7 +127,7 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
       auto chosen = op->getAttrOfType<ConfigAttr>("vnm.config");
       if (!chosen)
         chosen = kernel::chooseSpmmConfig(&getContext(), config.v, config.m,
-                                          config.rows, 0, 0, 0);
+                                          config.rows, kernel::TilingOptions());
       config.applyConfig(chosen);
       if (ShapedType::isDynamic(config.rows) ||
           ShapedType::isDynamic(config.cols)) {
@@ -188,10 +188,18 @@ struct ChooseConfigPass
         op->emitError("vnm-choose-config: warps-n must be 0, 2 or 4");
         return signalPassFailure();
       }
+      if (warpRows != 0 && warpRows != 32 && warpRows != 64) {
+        op->emitError("vnm-choose-config: warp-rows must be 0, 32 or 64");
+        return signalPassFailure();
+      }
+      kernel::TilingOptions options;
+      options.blockRows = blockRows;
+      options.warpRows = warpRows;
+      options.warpsN = warpsN;
+      options.blocksPerSM = blocksPerSM;
       op->setAttr("vnm.config",
                   kernel::chooseSpmmConfig(&getContext(), encoding.getV(),
-                                           encoding.getM(), rows, blockRows,
-                                           warpsN, blocksPerSM));
+                                           encoding.getM(), rows, options));
     });
   }
 };

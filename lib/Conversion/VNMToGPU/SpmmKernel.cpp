@@ -19,11 +19,12 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
     return "the GPU spmm kernel takes f16 or bf16 operands";
   if (!isa<FloatType>(config.resultType))
     return "the GPU spmm kernel writes f16, bf16 or f32 results";
-  if (config.blockM != 32 * config.warpsM || config.blockN != 128 ||
-      (config.warpsN != 2 && config.warpsN != 4) ||
+  if ((config.blockM != 32 * config.warpsM &&
+       config.blockM != 64 * config.warpsM) ||
+      config.blockN != 128 || (config.warpsN != 2 && config.warpsN != 4) ||
       (config.blockM != 64 && config.blockM != 128))
     return "the GPU spmm kernel supports 64 x 128 and 128 x 128 block tiles "
-           "over 2 or 4 columns of warps";
+           "of 32- or 64-row warp tiles over 2 or 4 columns of warps";
   if (!blockRowsFitFormat(config.blockM, config.v, config.m))
     return "the GPU spmm kernel needs v to be a multiple of its " +
            std::to_string(config.blockM) +
@@ -42,19 +43,22 @@ bool vnm::kernel::blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m) {
 
 ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
                                          int64_t m, int64_t rows,
-                                         int64_t blockRows, int64_t warpsN,
-                                         int64_t blocksPerSM) {
+                                         const TilingOptions &options) {
   (void)rows;
+  int64_t blockRows = options.blockRows;
   if (!blockRows)
     blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;
-  if (!warpsN)
-    warpsN = 2;
+  int64_t warpRows = options.warpRows ? options.warpRows : 32;
+  int64_t warpsN = options.warpsN ? options.warpsN : 2;
+  int64_t warps = blockRows / warpRows * warpsN;
   // 16 warps per multiprocessor (128 registers per thread): left alone,
-  // ptxas takes up to 170 registers and fits 12 warps, which measured up to
-  // 15% slower (bench/results/ANALYSIS.md).
+  // ptxas takes up to 190 registers and fits 12 warps or fewer, which
+  // measured up to 15% slower (bench/results/ANALYSIS.md). 64-row warp
+  // tiles hold 128 accumulators per thread: 8 warps.
+  int64_t blocksPerSM = options.blocksPerSM;
   if (blocksPerSM < 0)
-    blocksPerSM = 16 / (blockRows / 32 * warpsN);
-  return ConfigAttr::get(context, blockRows, 128, blockRows / 32, warpsN,
+    blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
+  return ConfigAttr::get(context, blockRows, 128, blockRows / warpRows, warpsN,
                          /*stages=*/3, blocksPerSM);
 }
 
@@ -76,6 +80,7 @@ public:
       : kb(kb), cfg(config), fragValues(args[0]), fragMeta(args[1]),
         colidx(args[2]), rhs(args[3]), out(args[4]), bias(args[5]), n(args[6]),
         ldb(args[7]), ldc(args[8]), shared(shared),
+        kTilesM(static_cast<int>(config.blockM / config.warpsM / 16)),
         kTilesN(static_cast<int>(config.blockN / config.warpsN / 8)),
         gatherRows(64 * config.blockN / 8 / config.threads()),
         gatherWords(config.identityGather()
@@ -85,8 +90,6 @@ public:
   void emit();
 
 private:
-  static constexpr int kTilesM = 2; // m16 tiles per warp
-
   void emitThreadIndices();
   void emitGatherSetup();
   SmallVector<Value> emitColidxLoads(Value pair);
@@ -100,11 +103,12 @@ private:
   KernelIRBuilder &kb;
   const SpmmKernelConfig &cfg;
   Value fragValues, fragMeta, colidx, rhs, out, bias, n, ldb, ldc, shared;
-  /// n8 tiles per warp: the block's 128 columns split over warpsN warps.
-  const int kTilesN;
-  /// Gathered rows each thread copies per k-tile pair (8, 4 or 2 for 128,
-  /// 256 or 512 threads), and the colidx words (one per group) they need
-  /// (none when M = 4).
+  /// m16 tiles per warp (2 or 4: 32- or 64-row warp tiles), and n8 tiles
+  /// per warp (the block's 128 columns split over warpsN warps).
+  const int kTilesM, kTilesN;
+  /// Gathered rows each thread copies per k-tile pair (16, 8, 4 or 2 for
+  /// 64, 128, 256 or 512 threads), and the colidx words (one per group) they
+  /// need (none when M = 4).
   const int64_t gatherRows, gatherWords;
 
   Value tid, lane, g, t, warpM, warpN, row0, col0, vblock;
@@ -143,8 +147,8 @@ void SpmmKernelEmitter::emitThreadIndices() {
 }
 
 /// Thread tid copies 16-byte chunk tid % 16 of gatherRows consecutive rows
-/// starting at (tid / 16) * gatherRows: one or two whole groups (or half of
-/// one), so its colidx bytes are one or two 32-bit words.
+/// starting at (tid / 16) * gatherRows: one to four whole groups (or half
+/// of one), so its colidx bytes are one to four 32-bit words.
 void SpmmKernelEmitter::emitGatherSetup() {
   int64_t chunksPerRow = cfg.blockN / 8;
   Value chunk = kb.remu(tid, kb.c32(chunksPerRow));
@@ -203,11 +207,12 @@ void SpmmKernelEmitter::emitStageLoad(Value pair, Value stageOffset,
     Value k = kb.add(kb.add(pairK, kb.c32(q / 4 * cfg.m)), offsetInGroup);
     Value valid = kb.ult(k, gatherKLimit);
     Value source = kb.offsetBytes(rhsColumn, kb.mul(kb.zext64(k), ldbBytes));
-    // Row firstRow + q: its swizzle differs from the first row's by q
-    // (firstRow & 7 and q share no bits).
-    Value destination =
-        kb.offsetBytes(shared, kb.add(kb.bitXor(sharedBase, kb.c32(16 * q)),
-                                      kb.c32(q * cfg.blockN * 2)));
+    // Row firstRow + q: its swizzle differs from the first row's by q % 8
+    // (firstRow & 7 and q % 8 share no bits: firstRow is a multiple of 8
+    // when a thread has 8 or 16 rows, and q < 4 when it has fewer).
+    Value destination = kb.offsetBytes(
+        shared, kb.add(kb.bitXor(sharedBase, kb.c32(16 * (q % 8))),
+                       kb.c32(q * cfg.blockN * 2)));
     NVVM::CpAsyncOp::create(kb.builder(), kb.location(), destination, source,
                             16, NVVM::LoadCacheModifierKind::CG,
                             kb.select(valid, kb.c32(16), kb.c32(0)));
@@ -224,19 +229,16 @@ Value SpmmKernelEmitter::toMmaOperand(Value word) {
       VectorType::get({2}, kb.builder().getF16Type()), word);
 }
 
-/// Number of 32-bit registers emitFragmentLoads returns: one metadata word
-/// per m16 tile, then 4 A registers per (k-tile of the pair, m16 tile).
-static constexpr int kFragmentWords = 2 + 2 * 2 * 4;
-
 /// Loads the A fragments and metadata words of k-tile pair `pair` from
 /// global memory (the format library's fragment layout puts each lane's
 /// registers next to each other). Their pipeline stage puts them one pair
 /// ahead of the MMAs that use them, so their latency hides behind a pair.
 SmallVector<Value> SpmmKernelEmitter::emitFragmentLoads(Value pair) {
   int64_t kTiles = cfg.fragmentKTiles();
+  // One metadata word per m16 tile, then 4 A registers per (k-tile of the
+  // pair, m16 tile).
   SmallVector<Value> words;
-  words.reserve(kFragmentWords);
-  Value rowTile[kTilesM];
+  SmallVector<Value> rowTile(kTilesM);
   for (int mt = 0; mt < kTilesM; ++mt) {
     Value firstRow = kb.add(
         row0, kb.add(kb.mul(warpM, kb.c32(kTilesM * 16)), kb.c32(mt * 16)));
@@ -281,11 +283,11 @@ SmallVector<Value> SpmmKernelEmitter::emitPairCompute(Value stageOffset,
 
   for (int kk = 0; kk < 2; ++kk) {
     Value selector = kb.c32(kk);
-    SmallVector<Value> aOps[kTilesM];
+    SmallVector<SmallVector<Value>> aOps(kTilesM);
     for (int mt = 0; mt < kTilesM; ++mt)
       for (int r = 0; r < 4; ++r)
         aOps[mt].push_back(
-            toMmaOperand(fragments[2 + (kk * kTilesM + mt) * 4 + r]));
+            toMmaOperand(fragments[kTilesM + (kk * kTilesM + mt) * 4 + r]));
     // B: ldmatrix.x4.trans of the 32 gathered rows of this k-tile; lane l
     // addresses row l of the tile, at the warp's n8 column chunk. Each n8
     // fragment is consumed by its MMAs right away, so only one is live.

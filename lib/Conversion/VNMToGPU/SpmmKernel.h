@@ -82,17 +82,22 @@ struct SpmmKernelConfig {
 /// one V block, or anywhere when M = 4 (see identityGather).
 bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
 
+/// Tiling asked for by pass options; 0 (-1 for blocksPerSM) chooses.
+struct TilingOptions {
+  int64_t blockRows = 0, warpRows = 0, warpsN = 0, blocksPerSM = -1;
+};
+
 /// The tiling vnm-choose-config gives an R-row matrix in the V:N:M format;
-/// nonzero `block rows` and `warps n`, and `blocks per SM` >= 0 (0: registers
-/// left to ptxas) override it.
+/// nonzero block rows, warp rows and warps n, and blocks per SM >= 0 (0:
+/// registers left to ptxas) override it.
 ///
 /// 128-row tiles where the format allows them (half the gather traffic per
 /// row; as fast as 64-row tiles or faster on the H200), else 64-row tiles;
-/// two columns of warps; registers left to ptxas except for M = 4 (two
-/// blocks per multiprocessor). bench/results/ANALYSIS.md has the numbers.
+/// 32 x 64 warp tiles (two columns of warps); 16 warps per multiprocessor
+/// (128 registers per thread), or 8 with 64-row warp tiles.
+/// bench/results/ANALYSIS.md has the numbers.
 ConfigAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v, int64_t m,
-                            int64_t rows, int64_t blockRows, int64_t warpsN,
-                            int64_t blocksPerSM);
+                            int64_t rows, const TilingOptions &options);
 
 /// Why `config` cannot be generated, or an empty string.
 std::string checkSpmmKernelConfig(const SpmmKernelConfig &config);

@@ -2,6 +2,7 @@
 // RUN: vnm-opt %s --vnm-choose-config | FileCheck %s --check-prefix=DEFAULT
 // RUN: vnm-opt %s --vnm-choose-config="block-rows=64 warps-n=4 blocks-per-sm=2" | FileCheck %s --check-prefix=OPTIONS
 // RUN: vnm-opt %s --vnm-choose-config="blocks-per-sm=0" | FileCheck %s --check-prefix=PTXAS
+// RUN: vnm-opt %s --vnm-choose-config="warp-rows=64" | FileCheck %s --check-prefix=WARP64
 
 !big = tensor<4096x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 !small = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
@@ -26,6 +27,13 @@
 // OPTIONS-COUNT-3: vnm.config = #vnm.config<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
 // OPTIONS: vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // OPTIONS-COUNT-2: vnm.config = #vnm.config<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
+// warp-rows=64: 64 x 64 warp tiles, 8 warps per multiprocessor.
+// WARP64-LABEL: func @spmms
+// WARP64-COUNT-2: vnm.config = #vnm.config<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
+// WARP64: vnm.config = #vnm.config<block = [64, 128], warps = [1, 2], stages = 3, blocks_per_sm = 4>
+// WARP64: vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
+// WARP64-COUNT-2: vnm.config = #vnm.config<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
+
 // blocks-per-sm=0 leaves the registers to ptxas.
 // PTXAS-LABEL: func @spmms
 // PTXAS-COUNT-3: stages = 3, blocks_per_sm = 0>

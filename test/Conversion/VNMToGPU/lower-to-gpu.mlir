@@ -25,10 +25,11 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
   return
 }
 
-// The kernel: a 3 x 16 KiB shared ring, 128 threads.
+// The kernel: a 3 x 16 KiB shared ring, 128 threads, 4 blocks (16 warps)
+// per multiprocessor.
 // CHECK: gpu.module @vnm_kernels
 // CHECK: llvm.mlir.global internal @spmm_0_ring() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<49152 x i8>
-// CHECK: gpu.func @spmm_0(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: gpu.func @spmm_0(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32}
 
 // The K loop as vnm-lower-to-gpu emits it: per k-tile pair (512 groups =
 // 64 k-tiles = 32 pairs), in plain order, carrying only the 64

@@ -1,5 +1,6 @@
 // ptxas assembles the generated kernels for sm_80 and sm_90, for each
-// epilogue and element type: with the registers it chooses, without spills;
+// epilogue and element type: with the registers it chooses, and with 64-row
+// warp tiles (8 warps per multiprocessor), without spills;
 // with the default 16 warps per multiprocessor, in 128 registers (some
 // configurations then spill a few bytes per thread, which measured faster
 // than the lower occupancy: bench/results/ANALYSIS.md). Skipped
@@ -10,6 +11,8 @@
 // RUN: %ptxas -arch=sm_90 -v %t/sm90/vnm_kernels.ptx -o %t/sm90.cubin 2>&1 | FileCheck %s --check-prefix=FREE
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_80 blocks-per-sm=0 dump-dir=%t/sm80" -o /dev/null
 // RUN: %ptxas -arch=sm_80 -v %t/sm80/vnm_kernels.ptx -o %t/sm80.cubin 2>&1 | FileCheck %s --check-prefix=FREE
+// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 warp-rows=64 dump-dir=%t/sm90-warp64" -o /dev/null
+// RUN: %ptxas -arch=sm_90 -v %t/sm90-warp64/vnm_kernels.ptx -o %t/sm90-warp64.cubin 2>&1 | FileCheck %s --check-prefix=FREE
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 dump-dir=%t/sm90-default" -o /dev/null
 // RUN: %ptxas -arch=sm_90 -v %t/sm90-default/vnm_kernels.ptx -o %t/sm90-default.cubin 2>&1 | FileCheck %s --check-prefix=CAPPED
 

@@ -60,7 +60,7 @@ func.func @config_c1(%w: tensor<64x8xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, 
 
 // -----
 
-// expected-error @+1 {{#vnm.config (C2): warps[0] must be block[0] / 32 (32-row warp tiles), got 4}}
+// expected-error @+1 {{#vnm.config (C2): warps[0] must be block[0] / 32 or block[0] / 64 (32- or 64-row warp tiles), got 4}}
 func.func private @config_c2() attributes {cfg = #vnm.config<block = [64, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0>}
 
 // -----

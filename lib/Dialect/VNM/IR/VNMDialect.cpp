@@ -86,9 +86,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#vnm.config (C1): block must be [64, 128] or "
                           "[128, 128], got ["
                        << blockRows << ", " << blockCols << "]";
-  if (warpsM * 32 != blockRows)
+  if (warpsM * 32 != blockRows && warpsM * 64 != blockRows)
     return emitError() << "#vnm.config (C2): warps[0] must be block[0] / 32 "
-                          "(32-row warp tiles), got "
+                          "or block[0] / 64 (32- or 64-row warp tiles), got "
                        << warpsM;
   if (warpsN != 2 && warpsN != 4)
     return emitError() << "#vnm.config (C3): warps[1] must be 2 or 4, got "
