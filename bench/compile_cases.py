@@ -44,7 +44,7 @@ def program(rows, cols, v, m, dtype, out, acc, bias, act):
 
 
 def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
-                blocks_per_sm, warp_rows=0):
+                blocks_per_sm, warp_rows=0, stages=0):
     name = case_matrix.case_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
@@ -54,7 +54,7 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
     subprocess.run([vnm_opt, src, "-o", os.devnull,
                     f"--vnm-lower-to-nvvm-pipeline=chip=sm_90 features=+ptx85 "
                     f"format=isa block-rows={block_rows} warp-rows={warp_rows} "
-                    f"warps-n={warps_n} "
+                    f"warps-n={warps_n} stages={stages} "
                     f"blocks-per-sm={blocks_per_sm} dump-dir={kdir}"],
                    check=True)
     info = {"name": name, "ptx": f"{name}/vnm_kernels.ptx",
@@ -84,6 +84,8 @@ def main():
                     help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--warp-rows", type=int, default=0,
                     help="forwarded to the pipeline (0: the heuristic)")
+    ap.add_argument("--stages", type=int, default=0,
+                    help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--warps-n", type=int, default=0,
                     help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--blocks-per-sm", type=int, default=-1,
@@ -102,10 +104,12 @@ def main():
         kernels = list(pool.map(
             lambda k: compile_one(args.vnm_opt, ptxas, kernels_dir, k,
                                   args.block_rows, args.warps_n,
-                                  args.blocks_per_sm, args.warp_rows), keys))
+                                  args.blocks_per_sm, args.warp_rows,
+                                  args.stages), keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels},
                 "block_rows": args.block_rows, "warp_rows": args.warp_rows,
+                "stages": args.stages,
                 "warps_n": args.warps_n, "blocks_per_sm": args.blocks_per_sm}
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)

@@ -126,6 +126,9 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     module = cp.RawModule(path=os.path.join(build_dir, "kernels",
                                             kernel["ptx"]))
     fn = module.get_function(contract["kernel"])
+    dynamic_shared = int(contract["dynamic_shared_bytes"])
+    if dynamic_shared > 48 * 1024:
+        fn.max_dynamic_shared_size_bytes = dynamic_shared
     grid = ((n + contract["grid_x_divisor"] - 1) // contract["grid_x_divisor"],
             contract["grid_y"], 1)
     block = tuple(contract["block"])
@@ -151,7 +154,8 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
         fn(grid, block, (np.uint64(fv.data_ptr()), np.uint64(fm.data_ptr()),
                          np.uint64(ci.data_ptr()), np.uint64(b.data_ptr()),
                          np.uint64(y.data_ptr()), np.uint64(bias.data_ptr()),
-                         np.int32(n), np.int32(ld), np.int32(ld)))
+                         np.int32(n), np.int32(ld), np.int32(ld)),
+           shared_mem=dynamic_shared)
 
     # Correctness on fresh data. The output is poisoned with NaN, or, when
     # the kernel accumulates into it, filled with a random accumulator whose

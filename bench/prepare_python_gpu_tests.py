@@ -18,6 +18,16 @@ func.func @linear(%w: !w, %x: tensor<1024x?xf16>, %b: tensor<512xf16>) -> tensor
   %y = vnm.spmm %w, %x bias(%b : tensor<512xf16>) : !w, tensor<1024x?xf16> -> tensor<512x?xf16>
   return %y : tensor<512x?xf16>
 }""",
+    # A 6-stage ring: 96 KiB of dynamic shared memory, which the runtime
+    # must allow before launching.
+    "linear_f16_ring6": """
+!w = tensor<512x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
+func.func @linear(%w: !w, %x: tensor<4096x?xf16>, %b: tensor<512xf16>) -> tensor<512x?xf16> {
+  %y = vnm.spmm %w, %x bias(%b : tensor<512xf16>)
+      {vnm.config = #vnm.config<block = [64, 128], warps = [2, 2], stages = 6, blocks_per_sm = 2>}
+      : !w, tensor<4096x?xf16> -> tensor<512x?xf16>
+  return %y : tensor<512x?xf16>
+}""",
     "spmm_bf16_f32": """
 !w = tensor<300x1000xbf16, #vnm.encoding<v = 128, n = 2, m = 16>>
 func.func @spmm(%w: !w, %x: tensor<1000x?xbf16>) -> tensor<300x?xf32> {

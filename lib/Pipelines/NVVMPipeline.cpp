@@ -38,6 +38,10 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       *this, "warp-rows",
       llvm::cl::desc("Rows of a warp tile (32, 64; 0 chooses)"),
       llvm::cl::init(0)};
+  Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("Stages of the shared-memory ring (2-6; 0 chooses)"),
+      llvm::cl::init(0)};
   Option<int64_t> warpsN{
       *this, "warps-n",
       llvm::cl::desc("Columns of warps per block tile (2, 4; 0 chooses)"),
@@ -57,15 +61,15 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
 std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
                                      StringRef format, unsigned optLevel,
                                      int64_t blockRows, int64_t warpRows,
-                                     int64_t warpsN, int64_t blocksPerSM,
-                                     StringRef dumpDir) {
+                                     int64_t warpsN, int64_t stages,
+                                     int64_t blocksPerSM, StringRef dumpDir) {
   std::string text = llvm::formatv(
       "canonicalize,"
       "vnm-expand-storage,"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "vnm-choose-config{{block-rows={4} warp-rows={7} warps-n={5} "
-      "blocks-per-sm={6}},"
+      "stages={8} blocks-per-sm={6}},"
       "vnm-lower-to-gpu,"
       "vnm-pipeline-kernels,"
       "gpu.module(convert-scf-to-cf,"
@@ -74,7 +78,7 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
       "gpu-module-to-binary{{format={3}}",
       chip, features, optLevel, format, blockRows, warpsN, blocksPerSM,
-      warpRows);
+      warpRows, stages);
   if (!dumpDir.empty())
     text += ("," + llvm::Twine("vnm-dump-kernels{output-dir=") + dumpDir + "}")
                 .str();
@@ -89,7 +93,7 @@ void vnm::registerNVVMPipeline() {
       [](OpPassManager &pm, const NVVMPipelineOptions &options) {
         std::string text = getNVVMPipelineText(
             options.chip, options.features, options.format, options.optLevel,
-            options.blockRows, options.warpRows, options.warpsN,
+            options.blockRows, options.warpRows, options.warpsN, options.stages,
             options.blocksPerSM, options.dumpDir);
         if (failed(parsePassPipeline(text, pm)))
           llvm::report_fatal_error("vnm-lower-to-nvvm-pipeline: invalid "

@@ -65,6 +65,11 @@ class SpmmKernel:
             module = cupy.RawModule(path=f.name)
             self._function = module.get_function(contract["kernel"])
         self._module = module
+        # Rings beyond 48 KiB are dynamic shared memory, which a kernel may
+        # only use above that size after the host allows it.
+        self._dynamic_shared = int(contract.get("dynamic_shared_bytes", 0))
+        if self._dynamic_shared > 48 * 1024:
+            self._function.max_dynamic_shared_size_bytes = self._dynamic_shared
 
     @classmethod
     def from_result(cls, result, index: int = 0) -> "SpmmKernel":
@@ -127,5 +132,6 @@ class SpmmKernel:
                 pointer(bias) if bias is not None else np.uint64(0),
                 np.int32(n), np.int32(ldb), np.int32(ldc))
         with stream if stream is not None else contextlib.nullcontext():
-            self._function(grid, tuple(self.contract["block"]), args)
+            self._function(grid, tuple(self.contract["block"]), args,
+                           shared_mem=self._dynamic_shared)
         return out

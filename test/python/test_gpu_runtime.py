@@ -35,17 +35,19 @@ def relative_error(actual, expected):
 
 
 @pytest.mark.parametrize("tokens", [1, 37, 512])
+@pytest.mark.parametrize("name,features", [("linear_f16_bias", 1024),
+                                           ("linear_f16_ring6", 4096)])
 @torch.no_grad()
-def test_sparse_linear_matches_dense_on_pruned_weight(tokens):
+def test_sparse_linear_matches_dense_on_pruned_weight(tokens, name, features):
     from vnm.torch import SparseLinear
 
     rng = torch.Generator().manual_seed(int.from_bytes(os.urandom(4), "little"))
-    dense = torch.nn.Linear(1024, 512, bias=True).to(torch.float16)
+    dense = torch.nn.Linear(features, 512, bias=True).to(torch.float16)
     with torch.no_grad():
-        dense.weight.copy_(torch.randn(512, 1024, generator=rng))
+        dense.weight.copy_(torch.randn(512, features, generator=rng))
         dense.bias.copy_(torch.randn(512, generator=rng))
-    layer = SparseLinear(kernel("linear_f16_bias"), dense.weight, dense.bias)
-    x = torch.randn(tokens, 1024, generator=rng).to("cuda", torch.float16)
+    layer = SparseLinear(kernel(name), dense.weight, dense.bias)
+    x = torch.randn(tokens, features, generator=rng).to("cuda", torch.float16)
     y = layer(x)
     torch.cuda.synchronize()
     reference = torch.nn.functional.linear(

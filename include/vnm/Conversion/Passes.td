@@ -100,6 +100,9 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     Option<"warpRows", "warp-rows", "int64_t", /*default=*/"0",
            "Rows of a warp tile: 32, 64 (half the shared-memory reads per "
            "MMA, 128 accumulators per thread), or 0 to choose (32)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Stages of the shared-memory ring (2 to 6, 16 KiB each; beyond 3 "
+           "the ring is dynamic shared memory), or 0 to choose (3)">,
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
            "Columns of warps per block tile: 2 (32 x 64 warp tiles), 4 "
            "(32 x 32), or 0 to choose (2)">,

@@ -18,8 +18,8 @@ llvm::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm);
 std::string getNVVMPipelineText(llvm::StringRef chip, llvm::StringRef features,
                                 llvm::StringRef format, unsigned optLevel,
                                 int64_t blockRows, int64_t warpRows,
-                                int64_t warpsN, int64_t blocksPerSM,
-                                llvm::StringRef dumpDir);
+                                int64_t warpsN, int64_t stages,
+                                int64_t blocksPerSM, llvm::StringRef dumpDir);
 
 /// Registers `vnm-lower-to-nvvm-pipeline`.
 void registerNVVMPipeline();

@@ -56,8 +56,11 @@ DictionaryAttr buildContract(OpBuilder &b, StringRef kernel,
       b.getNamedAttr("grid_x_divisor", b.getI64IntegerAttr(config.blockN)),
       b.getNamedAttr("grid_y", b.getI64IntegerAttr(config.gridY())),
       b.getNamedAttr("static_shared_bytes",
-                     b.getI64IntegerAttr(config.sharedBytes())),
-      b.getNamedAttr("dynamic_shared_bytes", b.getI64IntegerAttr(0)),
+                     b.getI64IntegerAttr(
+                         config.dynamicShared() ? 0 : config.sharedBytes())),
+      b.getNamedAttr("dynamic_shared_bytes",
+                     b.getI64IntegerAttr(
+                         config.dynamicShared() ? config.sharedBytes() : 0)),
       b.getNamedAttr("element_type",
                      b.getStringAttr(typeName(config.elementType))),
       b.getNamedAttr("result_type",
@@ -192,10 +195,15 @@ struct ChooseConfigPass
         op->emitError("vnm-choose-config: warp-rows must be 0, 32 or 64");
         return signalPassFailure();
       }
+      if (stages != 0 && (stages < 2 || stages > 6)) {
+        op->emitError("vnm-choose-config: stages must be 0 or in [2, 6]");
+        return signalPassFailure();
+      }
       kernel::TilingOptions options;
       options.blockRows = blockRows;
       options.warpRows = warpRows;
       options.warpsN = warpsN;
+      options.stages = stages;
       options.blocksPerSM = blocksPerSM;
       op->setAttr("vnm.config",
                   kernel::chooseSpmmConfig(&getContext(), encoding.getV(),

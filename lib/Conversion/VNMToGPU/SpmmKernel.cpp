@@ -50,6 +50,7 @@ ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
     blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;
   int64_t warpRows = options.warpRows ? options.warpRows : 32;
   int64_t warpsN = options.warpsN ? options.warpsN : 2;
+  int64_t stages = options.stages ? options.stages : 3;
   int64_t warps = blockRows / warpRows * warpsN;
   // 16 warps per multiprocessor (128 registers per thread): left alone,
   // ptxas takes up to 190 registers and fits 12 warps or fewer, which
@@ -59,7 +60,7 @@ ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
   return ConfigAttr::get(context, blockRows, 128, blockRows / warpRows, warpsN,
-                         /*stages=*/3, blocksPerSM);
+                         stages, blocksPerSM);
 }
 
 ArrayRef<KernelParameter> vnm::kernel::getSpmmKernelParameters() {
@@ -516,14 +517,17 @@ vnm::kernel::buildSpmmKernel(OpBuilder &builder, mlir::gpu::GPUModuleOp module,
   MLIRContext *context = builder.getContext();
   builder.setInsertionPointToEnd(module.getBody());
 
-  // The stage ring lives in a static shared array (<= 48 KiB, so no
-  // dynamic shared memory opt-in is needed).
+  // The stage ring: a static shared array up to 48 KiB (no opt-in needed
+  // from the host), else the block's dynamic shared memory (an external
+  // array of unknown size; the launch contract gives its size).
   std::string sharedName = (name + "_ring").str();
-  auto sharedType =
-      LLVM::LLVMArrayType::get(builder.getI8Type(), config.sharedBytes());
-  LLVM::GlobalOp::create(builder, loc, sharedType, /*isConstant=*/false,
-                         LLVM::Linkage::Internal, sharedName, Attribute(),
-                         /*alignment=*/128, kSharedSpace);
+  bool dynamic = config.dynamicShared();
+  auto sharedType = LLVM::LLVMArrayType::get(
+      builder.getI8Type(), dynamic ? 0 : config.sharedBytes());
+  LLVM::GlobalOp::create(
+      builder, loc, sharedType, /*isConstant=*/false,
+      dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal, sharedName,
+      Attribute(), /*alignment=*/128, kSharedSpace);
 
   auto globalPtr = LLVM::LLVMPointerType::get(context, kGlobalSpace);
   Type i32 = builder.getI32Type();

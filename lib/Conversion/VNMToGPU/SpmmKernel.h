@@ -75,6 +75,9 @@ struct SpmmKernelConfig {
   int64_t kTilePairs() const { return (dataKTiles() + 1) / 2; }
   int64_t stageBytes() const { return 64 * blockN * 2; }
   int64_t sharedBytes() const { return stages * stageBytes(); }
+  /// Rings beyond 48 KiB live in dynamic shared memory (the host opts in).
+  static constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+  bool dynamicShared() const { return sharedBytes() > kMaxStaticSharedBytes; }
   int64_t gridY() const { return (rows + blockM - 1) / blockM; }
 };
 
@@ -84,7 +87,7 @@ bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
 
 /// Tiling asked for by pass options; 0 (-1 for blocksPerSM) chooses.
 struct TilingOptions {
-  int64_t blockRows = 0, warpRows = 0, warpsN = 0, blocksPerSM = -1;
+  int64_t blockRows = 0, warpRows = 0, warpsN = 0, stages = 0, blocksPerSM = -1;
 };
 
 /// The tiling vnm-choose-config gives an R-row matrix in the V:N:M format;

@@ -70,8 +70,13 @@ func.func private @config_c3() attributes {cfg = #vnm.config<block = [64, 128], 
 
 // -----
 
-// expected-error @+1 {{#vnm.config (C4): stages must be 2 or 3, got 4}}
-func.func private @config_c4() attributes {cfg = #vnm.config<block = [64, 128], warps = [2, 2], stages = 4, blocks_per_sm = 0>}
+// expected-error @+1 {{#vnm.config (C4): stages must be in [2, 6], got 7}}
+func.func private @config_c4() attributes {cfg = #vnm.config<block = [64, 128], warps = [2, 2], stages = 7, blocks_per_sm = 0>}
+
+// -----
+
+// expected-error @+1 {{#vnm.config (C4): stages must be in [2, 6], got 1}}
+func.func private @config_c4_low() attributes {cfg = #vnm.config<block = [64, 128], warps = [2, 2], stages = 1, blocks_per_sm = 0>}
 
 // -----
 

@@ -93,9 +93,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (warpsN != 2 && warpsN != 4)
     return emitError() << "#vnm.config (C3): warps[1] must be 2 or 4, got "
                        << warpsN;
-  // Each stage is 16 KiB of static shared memory, which stops at 48 KiB.
-  if (stages != 2 && stages != 3)
-    return emitError() << "#vnm.config (C4): stages must be 2 or 3, got "
+  // Each stage is 16 KiB of shared memory; six fill 96 KiB, which leaves
+  // room for two blocks per multiprocessor.
+  if (stages < 2 || stages > 6)
+    return emitError() << "#vnm.config (C4): stages must be in [2, 6], got "
                        << stages;
   if (blocksPerSM < 0 || blocksPerSM > 32)
     return emitError() << "#vnm.config (C5): blocks_per_sm must be in "
