@@ -20,7 +20,23 @@ echo "== 2. encoded tensors expanded into storage arrays, then bufferized"
   --one-shot-bufferize=bufferize-function-boundaries --canonicalize
 
 echo
-echo "== 3. GPU code: the spmm as a sparse-tensor-core kernel (PTX for sm_90)"
+echo "== 3. the kernel's K loop, as vnm-lower-to-gpu emits it and after vnm-pipeline-kernels"
+STAGED="$BUILD_DIR/example-staged"
+"$VNM_OPT" "$EXAMPLE" -o "$STAGED.plain.mlir" --vnm-expand-storage \
+  --one-shot-bufferize=bufferize-function-boundaries --vnm-choose-config \
+  --vnm-lower-to-gpu
+"$VNM_OPT" "$STAGED.plain.mlir" -o "$STAGED.pipelined.mlir" --vnm-pipeline-kernels
+outline() {
+  # One line per run of equal ops: loops, waits, barriers, copies, MMAs.
+  grep -oE "scf\.for|scf\.yield|nvvm\.cp\.async\.wait\.group [0-9]+|gpu\.barrier|nvvm\.cp\.async\.shared\.global|nvvm\.mma\.sp\.sync" "$1" | uniq -c
+}
+echo "-- plain ($STAGED.plain.mlir):"
+outline "$STAGED.plain.mlir"
+echo "-- pipelined ($STAGED.pipelined.mlir):"
+outline "$STAGED.pipelined.mlir"
+
+echo
+echo "== 4. GPU code: the spmm as a sparse-tensor-core kernel (PTX for sm_90)"
 GPU_DIR="$BUILD_DIR/example-gpu"
 rm -rf "$GPU_DIR"
 "$VNM_OPT" "$EXAMPLE" -o "$GPU_DIR.mlir" \
@@ -39,6 +55,6 @@ echo "-- launch contract $GPU_DIR/spmm_0.json:"
 cat "$GPU_DIR/spmm_0.json"
 
 echo
-echo "== 4. the weight's format: storage sizes and pruning statistics"
+echo "== 5. the weight's format: storage sizes and pruning statistics"
 "$BUILD_DIR/bin/vnm-format-info" --rows=4096 --cols=4096 --type=f16 \
   --v=64 --n=2 --m=8
