@@ -99,6 +99,9 @@ PIPELINES = [
     ["--vnm-lower-to-cpu-pipeline"],
     ["--vnm-expand-storage", "--one-shot-bufferize=bufferize-function-boundaries",
      "--vnm-lower-to-gpu"],
+    ["--vnm-expand-storage", "--one-shot-bufferize=bufferize-function-boundaries",
+     "--vnm-choose-config", "--vnm-lower-to-gpu", "--vnm-pipeline-kernels"],
+    ["--vnm-pipeline-kernels"],
     ["--vnm-lower-to-loops"],
 ]
 

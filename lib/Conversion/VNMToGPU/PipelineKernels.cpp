@@ -41,21 +41,93 @@ bool isTaggedLoop(scf::ForOp loop) {
   });
 }
 
-/// Checks that every op of the loop body has a stage and an order, and that
-/// the cp.async commit groups come from one stage and the waits from a later
-/// one. Returns the number of groups a wait may leave pending in the
-/// pipelined loop: those of the gathers issued after the awaited one, i.e.
-/// waitStage - commitStage - 1.
+/// The loop body's ops in pipelined order (by order tag, then as they stand).
+SmallVector<Operation *> scheduledOps(scf::ForOp loop) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : loop.getBody()->without_terminator())
+    ops.push_back(&op);
+  llvm::stable_sort(ops, [](Operation *x, Operation *y) {
+    return getTag(x, kPipelineOrderAttr) < getTag(y, kPipelineOrderAttr);
+  });
+  return ops;
+}
+
+/// More stages would copy the loop body that many times into the prologue
+/// and epilogue; the kernels use at most 7 (a 6-stage ring).
+constexpr int64_t kMaxPipelineStage = 16;
+
+/// Checks the schedule: every op of the loop body has a stage (at most
+/// kMaxPipelineStage) and an order; every value an op reads from another op
+/// of the body comes from an earlier stage, or from the same stage earlier
+/// in the pipelined order; a loop-carried value is yielded by an op of the
+/// same or an earlier stage than its readers; the cp.async commit groups
+/// come from one stage and the waits from a later one. Returns the number
+/// of groups a wait may leave pending in the pipelined loop: those of the
+/// gathers issued after the awaited one, i.e. waitStage - commitStage - 1.
 FailureOr<int64_t> checkSchedule(scf::ForOp loop) {
-  std::optional<int64_t> commitStage, waitStage;
-  for (Operation &op : loop.getBody()->without_terminator()) {
+  Block *body = loop.getBody();
+  for (Operation &op : body->without_terminator()) {
     if (!op.hasAttr(kPipelineStageAttr) || !op.hasAttr(kPipelineOrderAttr))
       return op.emitOpError("in a pipelined kernel loop has no ")
              << kPipelineStageAttr << " or " << kPipelineOrderAttr;
-    int64_t stage = getTag(&op, kPipelineStageAttr);
+    if (getTag(&op, kPipelineStageAttr) > kMaxPipelineStage)
+      return op.emitOpError("is in pipeline stage ")
+             << getTag(&op, kPipelineStageAttr) << ", beyond the "
+             << kMaxPipelineStage << " a kernel loop may have";
+  }
+  DenseMap<Operation *, std::pair<int64_t, size_t>> place;
+  SmallVector<Operation *> ops = scheduledOps(loop);
+  for (auto [position, op] : llvm::enumerate(ops))
+    place[op] = {getTag(op, kPipelineStageAttr), position};
+  auto topLevel = [&](Operation *op) {
+    return body->findAncestorOpInBlock(*op);
+  };
+  auto yielded = loop.getYieldedValues();
+  for (Operation *op : ops) {
+    auto [stage, position] = place[op];
+    WalkResult walk = op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        auto argument = dyn_cast<BlockArgument>(operand);
+        if (argument && argument.getOwner() == body &&
+            argument.getArgNumber() > 0) {
+          Value next = yielded[argument.getArgNumber() - 1];
+          Operation *producer =
+              next.getDefiningOp() ? topLevel(next.getDefiningOp()) : nullptr;
+          if (producer && place.count(producer) &&
+              place[producer].first > stage) {
+            op->emitOpError("in pipeline stage ")
+                << stage << " reads a loop-carried value that stage "
+                << place[producer].first << " yields";
+            return WalkResult::interrupt();
+          }
+          continue;
+        }
+        Operation *definition = operand.getDefiningOp();
+        Operation *producer = definition ? topLevel(definition) : nullptr;
+        if (!producer || producer == op || !place.count(producer))
+          continue;
+        auto [producerStage, producerPosition] = place[producer];
+        if (producerStage > stage ||
+            (producerStage == stage && producerPosition > position)) {
+          op->emitOpError("in pipeline stage ")
+              << stage << " reads a value of an op in stage " << producerStage
+              << (producerStage == stage ? " that comes later in the order"
+                                         : "");
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+
+  std::optional<int64_t> commitStage, waitStage;
+  for (Operation *op : ops) {
+    int64_t stage = place[op].first;
     auto note = [&](std::optional<int64_t> &seen) -> LogicalResult {
       if (seen && *seen != stage)
-        return op.emitOpError("is in pipeline stage ")
+        return op->emitOpError("is in pipeline stage ")
                << stage << ", but an op like it is in stage " << *seen;
       seen = stage;
       return success();
@@ -104,14 +176,7 @@ struct PipelineKernelsPass
     options.getScheduleFn =
         [](scf::ForOp forOp,
            std::vector<std::pair<Operation *, unsigned>> &schedule) {
-          SmallVector<Operation *> ops;
-          for (Operation &op : forOp.getBody()->without_terminator())
-            ops.push_back(&op);
-          llvm::stable_sort(ops, [](Operation *x, Operation *y) {
-            return getTag(x, kPipelineOrderAttr) <
-                   getTag(y, kPipelineOrderAttr);
-          });
-          for (Operation *op : ops)
+          for (Operation *op : scheduledOps(forOp))
             schedule.emplace_back(
                 op, static_cast<unsigned>(getTag(op, kPipelineStageAttr)));
         };
