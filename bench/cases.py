@@ -9,8 +9,11 @@ SHAPES = [
     (1024, 4096, 4096),
     (4096, 4096, 512),
 ]
-# Ragged in R, K and N (none a multiple of its tile or group).
-RAGGED_SHAPES = [(1000, 4000, 1000, 64, 8), (4096, 4100, 333, 128, 16)]
+# Ragged in R, K and N (none a multiple of its tile or group); the V = 16
+# 2:4 case runs 128-row tiles over 16-row V blocks, the last one reaching
+# past the fragment arrays' 1008 rows.
+RAGGED_SHAPES = [(1000, 4000, 1000, 64, 8), (4096, 4100, 333, 128, 16),
+                 (1000, 4000, 1000, 16, 4)]
 VS = [64, 128]
 MS = [4, 8, 16, 32]
 DTYPES = ["f16", "bf16"]

@@ -243,7 +243,12 @@ SmallVector<Value> SpmmKernelEmitter::emitFragmentLoads(Value pair) {
   for (int mt = 0; mt < kTilesM; ++mt) {
     Value firstRow = kb.add(
         row0, kb.add(kb.mul(warpM, kb.c32(kTilesM * 16)), kb.c32(mt * 16)));
+    // The fragment arrays hold whole V blocks (R padded to ceil(R/V) V
+    // rows). A tile of an M = 4 kernel may span V blocks and reach past
+    // them: its rows there are never stored, so they read the last tile.
     rowTile[mt] = kb.shru(firstRow, kb.c32(4));
+    if (cfg.blockM > cfg.v)
+      rowTile[mt] = kb.minu(rowTile[mt], kb.c32(cfg.paddedRows() / 16 - 1));
     Value word =
         kb.add(kb.mul(kb.add(kb.mul(rowTile[mt], kb.c32(kTiles / 2)), pair),
                       kb.c32(32)),

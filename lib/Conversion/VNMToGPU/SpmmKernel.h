@@ -63,6 +63,8 @@ struct SpmmKernelConfig {
     minBlocksPerSM = config.getBlocksPerSM();
   }
   int64_t groups() const { return (cols + m - 1) / m; }
+  /// Rows of the fragment arrays: R padded to whole V blocks.
+  int64_t paddedRows() const { return (rows + v - 1) / v * v; }
   /// With M = 4 every group keeps all four of its columns (colidx is 0 1 2 3
   /// throughout), so pair p's gathered rows are B's rows 64 p .. 64 p + 63
   /// for every V block: the gather needs no colidx and block tiles may span
