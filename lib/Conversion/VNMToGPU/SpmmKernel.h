@@ -5,13 +5,14 @@
 // K x N matrix B and f32 accumulation:
 //
 // * a thread block owns a BM x BN tile of Y (BM rows inside one V block, so
-//   one column-loc serves the whole tile); BM = 64 (2 x 2 warps) or 128
-//   (4 x 2 warps, for V a multiple of 128: half the gather traffic per row),
-//   BN = 128, each warp 32 x 64;
+//   one column-loc serves the whole tile, unless M = 4); BM = 64 or 128
+//   (half the gather traffic per row), BN = 128; warp tiles of 32 or 64
+//   rows by 64 (or 32) columns;
 // * the K loop walks pairs of k-tiles (a k-tile = 8 groups = one m16n8k32
 //   mma.sp step); each pair's 64 gathered rows of B (row g*M + colidx[g][j]
 //   for the tile's groups g) are copied to shared memory with 16-byte
-//   cp.async into slot p % S of an S-stage ring, zero-filled past K and N.
+//   cp.async into slot p % S of an S-stage ring (static shared memory up
+//   to 48 KiB, dynamic beyond), zero-filled past K and N.
 //   The loop is emitted plain, each op tagged with its pipeline stage;
 //   vnm-pipeline-kernels (PipelineKernels.cpp) overlaps the stages;
 // * shared rows are XOR-swizzled by 16-byte chunk so that the transposing
