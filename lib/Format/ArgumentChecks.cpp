@@ -6,10 +6,12 @@
 
 namespace vnm::format::detail {
 
-Status checkBuffer(const void *pointer, int64_t size, const char *name) {
-  if (!pointer && size > 0)
-    return Status::error(std::string(name) + " is null but must hold " +
-                         std::to_string(size) + " elements");
+Status checkBuffers(std::initializer_list<BufferArgument> buffers) {
+  for (const BufferArgument &buffer : buffers)
+    if (!buffer.pointer && buffer.size > 0)
+      return Status::error(std::string(buffer.name) +
+                           " is null but must hold " +
+                           std::to_string(buffer.size) + " elements");
   return Status::success();
 }
 

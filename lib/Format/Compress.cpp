@@ -48,13 +48,11 @@ Status compress(const Encoding &encoding, ElementType type, const void *dense,
   StorageShape shape;
   if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
     return s;
-  if (Status s = checkBuffer(dense, shape.denseCount, "dense"); !s.ok())
-    return s;
-  if (Status s = checkBuffer(values, shape.valueCount, "values"); !s.ok())
-    return s;
-  if (Status s = checkBuffer(colidx, shape.colidxCount, "colidx"); !s.ok())
-    return s;
-  if (Status s = checkBuffer(meta, shape.metaCount, "meta"); !s.ok())
+  if (Status s = checkBuffers({{dense, shape.denseCount, "dense"},
+                               {values, shape.valueCount, "values"},
+                               {colidx, shape.colidxCount, "colidx"},
+                               {meta, shape.metaCount, "meta"}});
+      !s.ok())
     return s;
   return dispatchElementType(type, [&](auto traits) {
     return compressTyped<decltype(traits)>(encoding, shape, dense, values,

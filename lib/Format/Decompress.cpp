@@ -45,7 +45,7 @@ Status decompress(const Encoding &encoding, ElementType type,
                                        rows, cols, shape);
       !s.ok())
     return s;
-  if (Status s = checkBuffer(dense, shape.denseCount, "dense"); !s.ok())
+  if (Status s = checkBuffers({{dense, shape.denseCount, "dense"}}); !s.ok())
     return s;
   if (Status s = verifyArrays(encoding, type, shape, values, colidx, meta);
       !s.ok())

@@ -78,14 +78,10 @@ Status packFragments(const Encoding &encoding, ElementType type,
   StorageShape shape;
   if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
     return s;
-  if (Status s = checkBuffer(values, shape.valueCount, "values"); !s.ok())
-    return s;
-  if (Status s = checkBuffer(meta, shape.metaCount, "meta"); !s.ok())
-    return s;
-  if (Status s = checkBuffer(fragValues, shape.fragValueCount, "fragValues");
-      !s.ok())
-    return s;
-  if (Status s = checkBuffer(fragMeta, shape.fragMetaWords, "fragMeta");
+  if (Status s = checkBuffers({{values, shape.valueCount, "values"},
+                               {meta, shape.metaCount, "meta"},
+                               {fragValues, shape.fragValueCount, "fragValues"},
+                               {fragMeta, shape.fragMetaWords, "fragMeta"}});
       !s.ok())
     return s;
   // A malformed pair would corrupt its neighbours' nibbles.

@@ -51,9 +51,8 @@ Status prune(const Encoding &encoding, ElementType type, const void *dense,
   StorageShape shape;
   if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
     return s;
-  if (Status s = checkBuffer(dense, shape.denseCount, "dense"); !s.ok())
-    return s;
-  if (Status s = checkBuffer(prunedDense, shape.denseCount, "prunedDense");
+  if (Status s = checkBuffers({{dense, shape.denseCount, "dense"},
+                               {prunedDense, shape.denseCount, "prunedDense"}});
       !s.ok())
     return s;
   return dispatchElementType(type, [&](auto traits) {

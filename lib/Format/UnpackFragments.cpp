@@ -101,15 +101,11 @@ Status unpackFragments(const Encoding &encoding, ElementType type,
   StorageShape shape;
   if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
     return s;
-  if (Status s = checkBuffer(fragValues, shape.fragValueCount, "fragValues");
+  if (Status s = checkBuffers({{fragValues, shape.fragValueCount, "fragValues"},
+                               {fragMeta, shape.fragMetaWords, "fragMeta"},
+                               {values, shape.valueCount, "values"},
+                               {meta, shape.metaCount, "meta"}});
       !s.ok())
-    return s;
-  if (Status s = checkBuffer(fragMeta, shape.fragMetaWords, "fragMeta");
-      !s.ok())
-    return s;
-  if (Status s = checkBuffer(values, shape.valueCount, "values"); !s.ok())
-    return s;
-  if (Status s = checkBuffer(meta, shape.metaCount, "meta"); !s.ok())
     return s;
   const FragmentGeometry geometry = getFragmentGeometry(type, shape);
   if (Status s = unpackMeta(geometry, shape, fragMeta, meta); !s.ok())

@@ -58,11 +58,9 @@ Status detail::checkStorageArguments(const Encoding &encoding, ElementType type,
                                      int64_t cols, StorageShape &shape) {
   if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
     return s;
-  if (Status s = checkBuffer(values, shape.valueCount, "values"); !s.ok())
-    return s;
-  if (Status s = checkBuffer(colidx, shape.colidxCount, "colidx"); !s.ok())
-    return s;
-  return checkBuffer(meta, shape.metaCount, "meta");
+  return checkBuffers({{values, shape.valueCount, "values"},
+                       {colidx, shape.colidxCount, "colidx"},
+                       {meta, shape.metaCount, "meta"}});
 }
 
 Status detail::verifyArrays(const Encoding &encoding, ElementType type,

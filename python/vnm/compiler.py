@@ -32,7 +32,30 @@ CPU_PIPELINE = "builtin.module(vnm-lower-to-cpu-pipeline)"
 Source = Union[str, bytes]
 
 
-class Compiler:
+class _Owned:
+    """A C API handle released by close(), on leaving a `with` block, or
+    when the object is collected; subclasses implement _release(handle)."""
+
+    _handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def close(self) -> None:
+        handle = self._handle
+        if handle is None or not handle.ptr:
+            return
+        self._release(handle)
+        self._handle = type(handle)(None)
+
+
+class Compiler(_Owned):
     """An MLIR context with every upstream dialect and vnm registered.
 
     Creating one registers every upstream and vnm pass (once per process).
@@ -49,23 +72,10 @@ class Compiler:
         self._handle = lib.vnmCompilerCreate()
         self._modules = weakref.WeakSet()
 
-    def __enter__(self) -> "Compiler":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
-
-    def __del__(self):
-        self.close()
-
-    def close(self) -> None:
-        handle = getattr(self, "_handle", None)
-        if handle is None or not handle.ptr:
-            return
+    def _release(self, handle: _capi.Compiler) -> None:
         for module in list(self._modules):
             module.close()
         lib.vnmCompilerDestroy(handle)
-        self._handle = _capi.Compiler(None)
 
     def _checked_handle(self) -> _capi.Compiler:
         if not self._handle.ptr:
@@ -109,7 +119,7 @@ class Compiler:
         return module
 
 
-class Module:
+class Module(_Owned):
     """A builtin.module owned by a Compiler (see Compiler.parse)."""
 
     def __init__(self, compiler: Compiler, handle: _capi.Module):
@@ -117,20 +127,8 @@ class Module:
         self._compiler = compiler
         self._handle = handle
 
-    def __enter__(self) -> "Module":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
-
-    def __del__(self):
-        self.close()
-
-    def close(self) -> None:
-        handle = getattr(self, "_handle", None)
-        if handle is not None and handle.ptr:
-            lib.vnmModuleDestroy(handle)
-            self._handle = _capi.Module(None)
+    def _release(self, handle: _capi.Module) -> None:
+        lib.vnmModuleDestroy(handle)
 
     def _checked_handle(self) -> _capi.Module:
         if not self._handle.ptr:

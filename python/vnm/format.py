@@ -174,6 +174,21 @@ def storage_shape(encoding: EncodingLike, dtype, rows: int, cols: int) -> Storag
     return StorageShape(*(getattr(out, c_name) for c_name, _ in _capi.STORAGE_SHAPE_FIELDS))
 
 
+def _storage_header(storage):
+    """The normalized encoding, rows, cols, storage shape and contiguous
+    values of a Compressed or Fragments being constructed."""
+    encoding = as_encoding(storage.encoding)
+    rows, cols = (int(x) for x in storage.shape)
+    dims = storage_shape(encoding, storage.dtype, rows, cols)
+    return encoding, rows, cols, dims, np.ascontiguousarray(storage.values)
+
+
+def _freeze(storage, **fields) -> None:
+    """Sets the normalized fields of a frozen dataclass being constructed."""
+    for name, value in fields.items():
+        object.__setattr__(storage, name, value)
+
+
 @dataclass(frozen=True, eq=False)
 class Compressed:
     """The logical storage of an R x K matrix (docs/format.md):
@@ -194,10 +209,7 @@ class Compressed:
     dtype: str
 
     def __post_init__(self):
-        encoding = as_encoding(self.encoding)
-        rows, cols = (int(x) for x in self.shape)
-        dims = storage_shape(encoding, self.dtype, rows, cols)
-        values = np.ascontiguousarray(self.values)
+        encoding, rows, cols, dims, values = _storage_header(self)
         _element_type(values.dtype, self.dtype)
         expected = {
             "values": (values, (rows, dims.compressed_cols)),
@@ -210,8 +222,7 @@ class Compressed:
             if name != "values" and array.dtype != np.uint8:
                 raise TypeError(f"{name} must have numpy dtype uint8, not {array.dtype}")
             object.__setattr__(self, name, array)
-        object.__setattr__(self, "shape", (rows, cols))
-        object.__setattr__(self, "encoding", encoding)
+        _freeze(self, shape=(rows, cols), encoding=encoding)
 
 
 @dataclass(frozen=True, eq=False)
@@ -230,10 +241,7 @@ class Fragments:
     dtype: str
 
     def __post_init__(self):
-        encoding = as_encoding(self.encoding)
-        rows, cols = (int(x) for x in self.shape)
-        dims = storage_shape(encoding, self.dtype, rows, cols)
-        values = np.ascontiguousarray(self.values)
+        encoding, rows, cols, dims, values = _storage_header(self)
         if self.dtype == "i4":
             if values.dtype != np.uint8:
                 raise TypeError(f"i4 fragment values must have numpy dtype uint8, not {values.dtype}")
@@ -248,10 +256,8 @@ class Fragments:
             raise VNMError(f"fragment values have shape {values.shape}, expected ({count},)")
         if meta.shape != (dims.frag_meta_words,):
             raise VNMError(f"fragment meta has shape {meta.shape}, expected ({dims.frag_meta_words},)")
-        object.__setattr__(self, "values", values)
-        object.__setattr__(self, "meta", meta)
-        object.__setattr__(self, "shape", (rows, cols))
-        object.__setattr__(self, "encoding", encoding)
+        _freeze(self, values=values, meta=meta, shape=(rows, cols),
+                encoding=encoding)
 
 
 def prune(dense, encoding: EncodingLike, *, dtype: Optional[str] = None) -> np.ndarray:

@@ -130,7 +130,7 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
       auto chosen = op->getAttrOfType<ConfigAttr>("vnm.config");
       if (!chosen)
         chosen = kernel::chooseSpmmConfig(&getContext(), config.v, config.m,
-                                          config.rows, kernel::TilingOptions());
+                                          kernel::TilingOptions());
       config.applyConfig(chosen);
       if (ShapedType::isDynamic(config.rows) ||
           ShapedType::isDynamic(config.cols)) {
@@ -170,44 +170,35 @@ struct ChooseConfigPass
   using VNMChooseConfigBase::VNMChooseConfigBase;
 
   void runOnOperation() override {
+    // The options are checked once, whether or not an op needs them.
+    auto reject = [&](StringRef message) {
+      getOperation().emitError("vnm-choose-config: ") << message;
+      signalPassFailure();
+    };
+    if (blockRows != 0 && blockRows != 64 && blockRows != 128)
+      return reject("block-rows must be 0, 64 or 128");
+    if (warpsN != 0 && warpsN != 2 && warpsN != 4)
+      return reject("warps-n must be 0, 2 or 4");
+    if (warpRows != 0 && warpRows != 32 && warpRows != 64)
+      return reject("warp-rows must be 0, 32 or 64");
+    if (stages != 0 && (stages < 2 || stages > 6))
+      return reject("stages must be 0 or in [2, 6]");
+    kernel::TilingOptions options;
+    options.blockRows = blockRows;
+    options.warpRows = warpRows;
+    options.warpsN = warpsN;
+    options.stages = stages;
+    options.blocksPerSM = blocksPerSM;
+
     getOperation().walk([&](Operation *op) {
       if (!isa<SpmmOp, StorageSpmmOp>(op) || op->hasAttr("vnm.config"))
         return;
-      EncodingAttr encoding;
-      int64_t rows;
-      if (auto spmm = dyn_cast<SpmmOp>(op)) {
-        encoding = getVNMEncoding(spmm.getLhs().getType());
-        rows = cast<ShapedType>(spmm.getLhs().getType()).getDimSize(0);
-      } else {
-        auto storage = cast<StorageSpmmOp>(op);
-        encoding = storage.getEncoding();
-        rows = cast<ShapedType>(storage.getValues().getType()).getDimSize(0);
-      }
-      if (blockRows != 0 && blockRows != 64 && blockRows != 128) {
-        op->emitError("vnm-choose-config: block-rows must be 0, 64 or 128");
-        return signalPassFailure();
-      }
-      if (warpsN != 0 && warpsN != 2 && warpsN != 4) {
-        op->emitError("vnm-choose-config: warps-n must be 0, 2 or 4");
-        return signalPassFailure();
-      }
-      if (warpRows != 0 && warpRows != 32 && warpRows != 64) {
-        op->emitError("vnm-choose-config: warp-rows must be 0, 32 or 64");
-        return signalPassFailure();
-      }
-      if (stages != 0 && (stages < 2 || stages > 6)) {
-        op->emitError("vnm-choose-config: stages must be 0 or in [2, 6]");
-        return signalPassFailure();
-      }
-      kernel::TilingOptions options;
-      options.blockRows = blockRows;
-      options.warpRows = warpRows;
-      options.warpsN = warpsN;
-      options.stages = stages;
-      options.blocksPerSM = blocksPerSM;
+      EncodingAttr encoding =
+          isa<SpmmOp>(op) ? getVNMEncoding(cast<SpmmOp>(op).getLhs().getType())
+                          : cast<StorageSpmmOp>(op).getEncoding();
       op->setAttr("vnm.config",
                   kernel::chooseSpmmConfig(&getContext(), encoding.getV(),
-                                           encoding.getM(), rows, options));
+                                           encoding.getM(), options));
     });
   }
 };

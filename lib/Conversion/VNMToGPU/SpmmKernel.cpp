@@ -42,9 +42,8 @@ bool vnm::kernel::blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m) {
 }
 
 ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
-                                         int64_t m, int64_t rows,
+                                         int64_t m,
                                          const TilingOptions &options) {
-  (void)rows;
   int64_t blockRows = options.blockRows;
   if (!blockRows)
     blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;

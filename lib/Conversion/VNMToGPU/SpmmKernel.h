@@ -93,7 +93,7 @@ struct TilingOptions {
   int64_t blockRows = 0, warpRows = 0, warpsN = 0, stages = 0, blocksPerSM = -1;
 };
 
-/// The tiling vnm-choose-config gives an R-row matrix in the V:N:M format;
+/// The tiling vnm-choose-config gives a matrix in the V:N:M format;
 /// nonzero block rows, warp rows and warps n, and blocks per SM >= 0 (0:
 /// registers left to ptxas) override it.
 ///
@@ -103,7 +103,7 @@ struct TilingOptions {
 /// (128 registers per thread), or 8 with 64-row warp tiles.
 /// bench/results/ANALYSIS.md has the numbers.
 ConfigAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v, int64_t m,
-                            int64_t rows, const TilingOptions &options);
+                            const TilingOptions &options);
 
 /// Why `config` cannot be generated, or an empty string.
 std::string checkSpmmKernelConfig(const SpmmKernelConfig &config);

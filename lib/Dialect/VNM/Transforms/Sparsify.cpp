@@ -171,35 +171,40 @@ Value transposeMatrix(OpBuilder &builder, Location loc, Value matrix) {
       ->getResult(0);
 }
 
+/// Offsets, sizes and strides of matrix `index` of a rank-3 tensor.
+struct MatrixSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+MatrixSlice getMatrixSlice(OpBuilder &builder, Location loc, Value batch,
+                           int64_t index) {
+  MatrixSlice slice;
+  slice.offsets = {builder.getIndexAttr(index), builder.getIndexAttr(0),
+                   builder.getIndexAttr(0)};
+  slice.sizes = {builder.getIndexAttr(1),
+                 tensor::getMixedSize(builder, loc, batch, 1),
+                 tensor::getMixedSize(builder, loc, batch, 2)};
+  slice.strides.assign(3, builder.getIndexAttr(1));
+  return slice;
+}
+
 /// Matrix `index` of a rank-3 tensor, as a rank-2 tensor.
 Value extractMatrix(OpBuilder &builder, Location loc, Value batch,
                     int64_t index) {
   auto type = cast<RankedTensorType>(batch.getType());
   auto matrixType = RankedTensorType::get(
       {type.getDimSize(1), type.getDimSize(2)}, type.getElementType());
-  SmallVector<OpFoldResult> offsets = {builder.getIndexAttr(index),
-                                       builder.getIndexAttr(0),
-                                       builder.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes = {
-      builder.getIndexAttr(1), tensor::getMixedSize(builder, loc, batch, 1),
-      tensor::getMixedSize(builder, loc, batch, 2)};
-  SmallVector<OpFoldResult> strides(3, builder.getIndexAttr(1));
+  MatrixSlice slice = getMatrixSlice(builder, loc, batch, index);
   return tensor::ExtractSliceOp::create(builder, loc, matrixType, batch,
-                                        offsets, sizes, strides);
+                                        slice.offsets, slice.sizes,
+                                        slice.strides);
 }
 
 /// Writes `matrix` as matrix `index` of the rank-3 `batch`.
 Value insertMatrix(OpBuilder &builder, Location loc, Value matrix, Value batch,
                    int64_t index) {
-  SmallVector<OpFoldResult> offsets = {builder.getIndexAttr(index),
-                                       builder.getIndexAttr(0),
-                                       builder.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes = {
-      builder.getIndexAttr(1), tensor::getMixedSize(builder, loc, batch, 1),
-      tensor::getMixedSize(builder, loc, batch, 2)};
-  SmallVector<OpFoldResult> strides(3, builder.getIndexAttr(1));
-  return tensor::InsertSliceOp::create(builder, loc, matrix, batch, offsets,
-                                       sizes, strides);
+  MatrixSlice slice = getMatrixSlice(builder, loc, batch, index);
+  return tensor::InsertSliceOp::create(
+      builder, loc, matrix, batch, slice.offsets, slice.sizes, slice.strides);
 }
 
 /// Computes one (non-batched) matmul from its encoded weight: `other` is the
