@@ -16,6 +16,7 @@
 #include "vnm/Conversion/Passes.h"
 #include "vnm/Dialect/VNM/IR/VNM.h"
 #include "vnm/Dialect/VNM/Transforms/Passes.h"
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 #include "vnm/Pipelines/Pipelines.h"
 
 int main(int argc, char **argv) {
@@ -30,6 +31,7 @@ int main(int argc, char **argv) {
   // gpu-module-to-binary translates GPU modules to LLVM IR through these.
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   vnm::registerVNMDialect(registry);
+  registry.insert<vnm::vnm_gpu::VNMGPUDialect>();
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "vnm optimizer driver\n", registry));

@@ -1,0 +1,33 @@
+//===- VNMGPU.h - vnm_gpu dialect -------------------------------*- C++ -*-===//
+//
+// The vnm_gpu dialect: tile programs of the GPU kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_DIALECT_VNMGPU_IR_VNMGPU_H
+#define VNM_DIALECT_VNMGPU_IR_VNMGPU_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "vnm/Dialect/VNM/IR/VNM.h"
+
+#include "vnm/Dialect/VNMGPU/IR/VNMGPUOpsDialect.h.inc"
+
+#include "vnm/Dialect/VNMGPU/IR/VNMGPUEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "vnm/Dialect/VNMGPU/IR/VNMGPUAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "vnm/Dialect/VNMGPU/IR/VNMGPUOpsTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "vnm/Dialect/VNMGPU/IR/VNMGPUOps.h.inc"
+
+#endif // VNM_DIALECT_VNMGPU_IR_VNMGPU_H

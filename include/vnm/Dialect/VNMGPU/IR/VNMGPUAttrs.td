@@ -1,0 +1,102 @@
+//===- VNMGPUAttrs.td - vnm_gpu layout attributes ----------*- tablegen -*-===//
+//
+// Layouts of tile values and shared-memory tiles. Constraint numbers refer to
+// docs/spec.md (section vnm_gpu).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_DIALECT_VNMGPU_IR_VNMGPUATTRS_TD
+#define VNM_DIALECT_VNMGPU_IR_VNMGPUATTRS_TD
+
+include "vnm/Dialect/VNMGPU/IR/VNMGPUDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+class VNMGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<VNMGPU_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+  let genVerifyDecl = 1;
+}
+
+def VNMGPU_MmaSpM16N8K32 : I32EnumAttrCase<"mma_sp_m16n8k32", 0>;
+def VNMGPU_MmaSpM16N8K64 : I32EnumAttrCase<"mma_sp_m16n8k64", 1>;
+def VNMGPU_MmaGeometry : I32EnumAttr<"MmaGeometry",
+    "sparse MMA instruction shape",
+    [VNMGPU_MmaSpM16N8K32, VNMGPU_MmaSpM16N8K64]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::vnm::vnm_gpu";
+}
+
+def VNMGPU_MmaLayoutAttr : VNMGPU_Attr<"MmaLayout", "mma"> {
+  let summary = "how a block tile is spread over warps, lanes and registers";
+  let description = [{
+    The layout of the fragment and accumulator values of a block tile: the
+    sparse MMA instruction (`mma_sp_m16n8k32`: `mma.sp::ordered_metadata`
+    m16n8k32 with f16/bf16 operands and f32 accumulators; `mma_sp_m16n8k64`:
+    m16n8k64 with s8 operands and s32 accumulators) and the grid of warps
+    (`warps = [rows, columns]`) that splits the tile into equal warp tiles.
+    Inside a warp tile, m16 x n8 instruction tiles are held in the lane
+    order of the PTX ISA (../docs/gpu.md, "Fragment layouts").
+
+    ```mlir
+    #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>
+    ```
+  }];
+  let parameters = (ins EnumParameter<VNMGPU_MmaGeometry>:$geometry,
+                        "int64_t":$warpsM, "int64_t":$warpsN);
+  let assemblyFormat = [{
+    `<` $geometry `,` `warps` `=` `[` $warpsM `,` $warpsN `]` `>`
+  }];
+  let extraClassDeclaration = [{
+    int64_t getThreads() const { return 32 * getWarpsM() * getWarpsN(); }
+    /// Rows, columns and (dense) depth of one instruction tile.
+    int64_t getInstrM() const { return 16; }
+    int64_t getInstrN() const { return 8; }
+    int64_t getInstrK() const;
+    /// Bits of one operand element (16 for f16/bf16, 8 for s8).
+    int64_t getOperandBits() const;
+  }];
+}
+
+def VNMGPU_SwizzleAttr : VNMGPU_Attr<"Swizzle", "swizzle"> {
+  let summary = "XOR swizzle of a shared-memory tile's rows";
+  let description = [{
+    Chunk `c` (of `chunk` bytes) of row `r` of a shared tile is stored at
+    chunk `c ^ (r % period)`; `period = 1` is no swizzle. With 16-byte chunks
+    and a period of 8, the eight rows one `ldmatrix` phase reads fall into
+    eight different bank groups.
+
+    ```mlir
+    #vnm_gpu.swizzle<chunk = 16, period = 8>
+    ```
+  }];
+  let parameters = (ins "int64_t":$chunkBytes, "int64_t":$period);
+  let assemblyFormat = "`<` `chunk` `=` $chunkBytes `,` `period` `=` $period `>`";
+  let extraClassDeclaration = [{
+    /// Byte offset of byte `byteInRow` of row `row` in a tile of
+    /// `rowBytes`-byte rows.
+    int64_t getByteOffset(int64_t row, int64_t byteInRow,
+                          int64_t rowBytes) const;
+  }];
+}
+
+def VNMGPU_CopyLayoutAttr : VNMGPU_Attr<"CopyLayout", "copy"> {
+  let summary = "how the threads of a block share an asynchronous tile copy";
+  let description = [{
+    A tile copied into shared memory in 16-byte chunks: thread `tid` of
+    `threads` copies chunk `tid % (row bytes / 16)` of `rows_per_thread`
+    consecutive rows starting at row `(tid / (row bytes / 16)) *
+    rows_per_thread`. Column-loc values (`!vnm_gpu.colloc`) follow the same
+    layout: a thread holds the column-locs of the groups its rows belong to.
+
+    ```mlir
+    #vnm_gpu.copy<threads = 256, rows_per_thread = 4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$threads, "int64_t":$rowsPerThread);
+  let assemblyFormat = [{
+    `<` `threads` `=` $threads `,` `rows_per_thread` `=` $rowsPerThread `>`
+  }];
+}
+
+#endif // VNM_DIALECT_VNMGPU_IR_VNMGPUATTRS_TD

@@ -1,0 +1,242 @@
+//===- VNMGPUOps.td - vnm_gpu tile ops ---------------------*- tablegen -*-===//
+//
+// One op per step of a kernel's tile program. Constraint numbers (Cn) refer
+// to docs/spec.md (section vnm_gpu).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_DIALECT_VNMGPU_IR_VNMGPUOPS_TD
+#define VNM_DIALECT_VNMGPU_IR_VNMGPUOPS_TD
+
+include "vnm/Dialect/VNMGPU/IR/VNMGPUTypes.td"
+include "vnm/Dialect/VNM/IR/VNMAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class VNMGPU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<VNMGPU_Dialect, mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+def VNMGPU_FlatBuffer : MemRefRankOf<[AnyType], [1]>;
+def VNMGPU_MatrixAttr : TypeAttrOf<AnyRankedTensor>;
+
+def VNMGPU_AllocRingOp : VNMGPU_Op<"alloc_ring", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "the block's shared-memory ring";
+  let description = [{
+    Reserves the ring in the block's shared memory (static up to 48 KiB,
+    dynamic beyond). Its contents are undefined until a copy into a slot
+    has landed.
+
+    ```mlir
+    %ring = vnm_gpu.alloc_ring
+        : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    ```
+  }];
+  let results = (outs VNMGPU_RingType:$ring);
+  let assemblyFormat = "attr-dict `:` qualified(type($ring))";
+}
+
+def VNMGPU_LoadColLocOp : VNMGPU_Op<"load_colloc", [MemoryEffects<[MemRead]>]> {
+  let summary = "read the column-locs of a k-tile pair's groups";
+  let description = [{
+    Reads, from the logical `colidx` array of `matrix` (u8 offsets, four per
+    group, read as 32-bit words), the column-locs of groups `16 pair` ..
+    `16 pair + groups - 1` of the V block holding row `row` (the block
+    tile's first row). Groups past the last read the last group's
+    column-loc: the gather zero-fills their rows, which lie past K.
+
+    ```mlir
+    %cl = vnm_gpu.load_colloc %colidx[%row, %pair]
+        {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        : memref<?xi32> -> !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>
+    ```
+  }];
+  let arguments = (ins VNMGPU_FlatBuffer:$colidx, I32:$row, I32:$pair,
+                   VNMGPU_MatrixAttr:$matrix);
+  let results = (outs VNMGPU_ColLocType:$result);
+  let assemblyFormat = [{
+    $colidx `[` $row `,` $pair `]` attr-dict `:` type($colidx) `->`
+    qualified(type($result))
+  }];
+}
+
+def VNMGPU_GatherOp : VNMGPU_Op<"gather",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "gather a k-tile pair's rows of B through a column-loc";
+  let description = [{
+    Starts the asynchronous copy of the rows of the dense operand `rhs` that
+    k-tile pair `pair` of `matrix` reads for the V block of `colloc`: row
+    `4 j + i` of the slot is row `(16 pair + j) M + colloc[j][i]` of `rhs`,
+    columns `col` .. `col + ring cols - 1` (row pitch `ld` elements). Rows
+    past K and columns at or past `cols` are zero-filled. The copy forms one
+    group that lands at a later `vnm_gpu.wait`.
+
+    ```mlir
+    vnm_gpu.gather %rhs[%pair, %col] via %cl bounds(%n) ld(%ldb)
+        into %ring[%slot] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        : memref<?xf16>, !colloc, !ring
+    ```
+  }];
+  let arguments = (ins VNMGPU_FlatBuffer:$rhs, I32:$pair, I32:$col,
+                   VNMGPU_ColLocType:$colloc, I32:$cols, I32:$ld,
+                   VNMGPU_RingType:$ring, I32:$slot,
+                   VNMGPU_MatrixAttr:$matrix);
+  let assemblyFormat = [{
+    $rhs `[` $pair `,` $col `]` `via` $colloc `bounds` `(` $cols `)`
+    `ld` `(` $ld `)` `into` $ring `[` $slot `]` attr-dict `:` type($rhs)
+    `,` qualified(type($colloc)) `,` qualified(type($ring))
+  }];
+}
+
+def VNMGPU_CopyTileOp : VNMGPU_Op<"copy_tile",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copy a dense tile of B into a ring slot";
+  let description = [{
+    Starts the asynchronous copy of rows `row` .. `row + ring rows - 1` and
+    columns `col` .. `col + ring cols - 1` of `src` (row pitch `ld`) into
+    slot `slot`, threads sharing the chunks as `layout` says. Rows at or
+    past `row_bound` and columns at or past `cols` are zero-filled. One
+    group; it lands at a later `vnm_gpu.wait`. The M = 4 kernels use it:
+    every group keeps its four columns, so a pair's rows are consecutive.
+
+    ```mlir
+    vnm_gpu.copy_tile %rhs[%row, %col] bounds(4096, %n) ld(%ldb)
+        into %ring[%slot] {layout = #vnm_gpu.copy<threads = 256, rows_per_thread = 4>}
+        : memref<?xf16>, !ring
+    ```
+  }];
+  let arguments = (ins VNMGPU_FlatBuffer:$src, I32:$row, I32:$col,
+                   I64Attr:$rowBound, I32:$cols, I32:$ld,
+                   VNMGPU_RingType:$ring, I32:$slot,
+                   VNMGPU_CopyLayoutAttr:$layout);
+  let assemblyFormat = [{
+    $src `[` $row `,` $col `]` `bounds` `(` $rowBound `,` $cols `)`
+    `ld` `(` $ld `)` `into` $ring `[` $slot `]` attr-dict `:` type($src)
+    `,` qualified(type($ring))
+  }];
+}
+
+def VNMGPU_WaitOp : VNMGPU_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for a ring's copies, then synchronize the block";
+  let description = [{
+    Waits until every copy into `ring` but the `pending` most recent ones
+    has landed, then synchronizes the block's threads, so that the landed
+    slots are visible to all of them and every read of a slot issued before
+    the wait has finished before a copy issued after it overwrites the slot.
+
+    ```mlir
+    vnm_gpu.wait %ring pending(1) : !ring
+    ```
+  }];
+  let arguments = (ins VNMGPU_RingType:$ring, I64Attr:$pending);
+  let assemblyFormat = "$ring `pending` `(` $pending `)` attr-dict `:` qualified(type($ring))";
+}
+
+def VNMGPU_LoadSparseAOp : VNMGPU_Op<"load_sparse_a",
+    [MemoryEffects<[MemRead]>]> {
+  let summary = "load the block's sparse A fragments for a k-tile pair";
+  let description = [{
+    Reads rows `row` .. `row + rows - 1` of `matrix` for k-tile pair `pair`
+    from its fragment arrays (`values` and the 32-bit metadata words `meta`,
+    both in the format library's fragment layout). Rows past the fragment
+    arrays' padded rows (a tile of an M = 4 kernel that spans V blocks past
+    R) read the last row tile; the epilogue never stores them.
+
+    ```mlir
+    %a = vnm_gpu.load_sparse_a %values, %meta[%row, %pair]
+        {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        : memref<?xf16>, memref<?xi32> -> !sparse_a
+    ```
+  }];
+  let arguments = (ins VNMGPU_FlatBuffer:$values, VNMGPU_FlatBuffer:$meta,
+                   I32:$row, I32:$pair, VNMGPU_MatrixAttr:$matrix);
+  let results = (outs VNMGPU_SparseAType:$result);
+  let assemblyFormat = [{
+    $values `,` $meta `[` $row `,` $pair `]` attr-dict `:` type($values)
+    `,` type($meta) `->` qualified(type($result))
+  }];
+}
+
+def VNMGPU_LoadBOp : VNMGPU_Op<"load_b", [MemoryEffects<[MemRead]>]> {
+  let summary = "load B fragments from a ring slot";
+  let description = [{
+    Reads rows `offset` .. `offset + rows - 1` of slot `slot` (all of its
+    columns) into the registers of the result's layout.
+
+    ```mlir
+    %b = vnm_gpu.load_b %ring[%slot] offset(32) : !ring -> !b_frag
+    ```
+  }];
+  let arguments = (ins VNMGPU_RingType:$ring, I32:$slot, I64Attr:$offset);
+  let results = (outs VNMGPU_BFragType:$result);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` `offset` `(` $offset `)` attr-dict `:` qualified(type($ring))
+    `->` qualified(type($result))
+  }];
+}
+
+def VNMGPU_MmaSpOp : VNMGPU_Op<"mma_sp",
+    [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "sparse MMA of one instruction-K step";
+  let description = [{
+    `result = acc + A[:, step] * b`, where `A[:, step]` is the `step`-th
+    instruction-K span of `a` (k-tile `step` of the pair for
+    `mma_sp_m16n8k32`, which also picks the metadata selector).
+
+    ```mlir
+    %acc1 = vnm_gpu.mma_sp %a[1], %b, %acc0 : !sparse_a, !b_frag, !acc
+    ```
+  }];
+  let arguments = (ins VNMGPU_SparseAType:$a, I64Attr:$step,
+                   VNMGPU_BFragType:$b, VNMGPU_AccType:$acc);
+  let results = (outs VNMGPU_AccType:$result);
+  let assemblyFormat = [{
+    $a `[` $step `]` `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b))
+    `,` qualified(type($acc))
+  }];
+}
+
+def VNMGPU_ZeroOp : VNMGPU_Op<"zero", [Pure]> {
+  let summary = "an accumulator tile of zeros";
+  let results = (outs VNMGPU_AccType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 0;
+}
+
+def VNMGPU_EpilogueOp : VNMGPU_Op<"epilogue",
+    [AttrSizedOperandSegments, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "finish the block's accumulators and store them";
+  let description = [{
+    For each element (i, j) of the tile with `row + i < rows` and
+    `col + j < cols`, with r = row + i and c = col + j:
+    `x = acc[i][j] * row_scales[r] * col_scales[c]` (each scale if given,
+    f32), `+ out[r ld + c]` if `accumulate`, `+ bias[r]` if given, then the
+    activation, computed in f32 (i32 accumulators are converted first) and
+    rounded once to the element type of `out`, stored at `out[r ld + c]`.
+
+    ```mlir
+    vnm_gpu.epilogue %acc into %y[%row, %col] bounds(4096, %n) ld(%ldc)
+        bias(%bias : memref<?xf16>) {activation = #vnm.activation<relu>}
+        : !acc, memref<?xf16>
+    ```
+  }];
+  let arguments = (ins VNMGPU_AccType:$acc, VNMGPU_FlatBuffer:$out,
+                   I32:$row, I32:$col, I64Attr:$rows, I32:$cols, I32:$ld,
+                   Optional<VNMGPU_FlatBuffer>:$bias,
+                   Optional<VNMGPU_FlatBuffer>:$rowScales,
+                   Optional<VNMGPU_FlatBuffer>:$colScales,
+                   UnitAttr:$accumulate,
+                   DefaultValuedAttr<VNM_ActivationAttr,
+                                     "::vnm::Activation::none">:$activation);
+  let assemblyFormat = [{
+    $acc `into` $out `[` $row `,` $col `]` `bounds` `(` $rows `,` $cols `)`
+    `ld` `(` $ld `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`row_scales` `(` $rowScales^ `:` type($rowScales) `)`)?
+    (`col_scales` `(` $colScales^ `:` type($colScales) `)`)?
+    attr-dict `:` qualified(type($acc)) `,` type($out)
+  }];
+}
+
+#endif // VNM_DIALECT_VNMGPU_IR_VNMGPUOPS_TD

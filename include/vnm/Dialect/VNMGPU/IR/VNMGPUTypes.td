@@ -1,0 +1,108 @@
+//===- VNMGPUTypes.td - vnm_gpu types ----------------------*- tablegen -*-===//
+//
+// Tile values (whole-block tiles with a lane layout) and the shared-memory
+// ring. Constraint numbers refer to docs/spec.md (section vnm_gpu).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_DIALECT_VNMGPU_IR_VNMGPUTYPES_TD
+#define VNM_DIALECT_VNMGPU_IR_VNMGPUTYPES_TD
+
+include "vnm/Dialect/VNMGPU/IR/VNMGPUAttrs.td"
+include "mlir/IR/AttrTypeBase.td"
+
+class VNMGPU_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<VNMGPU_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+  let genVerifyDecl = 1;
+}
+
+def VNMGPU_RingType : VNMGPU_Type<"Ring", "ring"> {
+  let summary = "a ring of shared-memory tiles filled by asynchronous copies";
+  let description = [{
+    `stages` slots of `rows` x `cols` elements in the block's shared memory,
+    rows laid out as the swizzle says. Copies into a slot (`vnm_gpu.gather`,
+    `vnm_gpu.copy_tile`) land at a later `vnm_gpu.wait`.
+
+    ```mlir
+    !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages, "int64_t":$rows, "int64_t":$cols,
+                        "::mlir::Type":$elementType,
+                        "::vnm::vnm_gpu::SwizzleAttr":$swizzle);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    int64_t getElementBytes() const;
+    int64_t getRowBytes() const { return getCols() * getElementBytes(); }
+    int64_t getSlotBytes() const { return getRows() * getRowBytes(); }
+    int64_t getTotalBytes() const { return getStages() * getSlotBytes(); }
+  }];
+}
+
+def VNMGPU_ColLocType : VNMGPU_Type<"ColLoc", "colloc"> {
+  let summary = "the column-locs of consecutive groups of one V block";
+  let description = [{
+    The four selected column offsets of each of `groups` consecutive column
+    groups of one V block, spread over the threads of the block as the copy
+    layout says (each thread holds those of the groups its gathered rows
+    belong to). `vnm_gpu.load_colloc` reads them, `vnm_gpu.gather` uses them.
+
+    ```mlir
+    !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 256, rows_per_thread = 4>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$groups,
+                        "::vnm::vnm_gpu::CopyLayoutAttr":$layout);
+  let assemblyFormat = "`<` $groups `,` qualified($layout) `>`";
+}
+
+class VNMGPU_TileType<string name, string typeMnemonic, string what>
+    : VNMGPU_Type<name, typeMnemonic> {
+  let parameters = (ins "int64_t":$rows, "int64_t":$cols,
+                        "::mlir::Type":$elementType,
+                        "::vnm::vnm_gpu::MmaLayoutAttr":$layout);
+  let hasCustomAssemblyFormat = 1;
+  let summary = what;
+}
+
+def VNMGPU_SparseAType : VNMGPU_TileType<"SparseA", "sparse_a",
+    "the block's sparse A fragments and metadata for a span of K"> {
+  let description = [{
+    The compressed A values of `rows` rows over `cols` columns of K (the
+    dense extent; half of it is stored), with the 2-bit metadata that
+    places them, in the registers the sparse MMA of the layout reads. For
+    `mma_sp_m16n8k32` a value covers a k-tile pair (64 columns): the pair's
+    two k-tiles share one metadata register per m16 tile (selectors 0, 1).
+
+    ```mlir
+    !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>>
+    ```
+  }];
+}
+
+def VNMGPU_BFragType : VNMGPU_TileType<"BFrag", "b_frag",
+    "the block's dense B operand fragments for one MMA step"> {
+  let description = [{
+    `rows` (K) x `cols` (N) elements of the dense operand, in the registers
+    of the layout's MMA (for `mma_sp_m16n8k32`: 32 x the block's columns).
+
+    ```mlir
+    !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>>
+    ```
+  }];
+}
+
+def VNMGPU_AccType : VNMGPU_TileType<"Acc", "acc",
+    "the block's accumulator tile"> {
+  let description = [{
+    `rows` x `cols` accumulators (f32 for float operands, i32 for integer
+    ones) in the C/D registers of the layout's MMA.
+
+    ```mlir
+    !vnm_gpu.acc<128x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>>
+    ```
+  }];
+}
+
+#endif // VNM_DIALECT_VNMGPU_IR_VNMGPUTYPES_TD

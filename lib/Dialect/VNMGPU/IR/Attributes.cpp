@@ -1,0 +1,78 @@
+//===- Attributes.cpp - vnm_gpu layout attributes -------------------------===//
+//
+// Verifiers cite the constraints of docs/spec.md (section vnm_gpu).
+//
+//===----------------------------------------------------------------------===//
+
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace vnm::vnm_gpu;
+
+//===----------------------------------------------------------------------===//
+// MmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      MmaGeometry geometry, int64_t warpsM, int64_t warpsN) {
+  if (warpsM < 1 || warpsN < 1 || warpsM * warpsN > 32)
+    return emitError() << "#vnm_gpu.mma (C1): warps must be positive and at "
+                          "most 32 in all (1024 threads), got ["
+                       << warpsM << ", " << warpsN << "]";
+  return success();
+}
+
+int64_t MmaLayoutAttr::getInstrK() const {
+  return getGeometry() == MmaGeometry::mma_sp_m16n8k64 ? 64 : 32;
+}
+
+int64_t MmaLayoutAttr::getOperandBits() const {
+  return getGeometry() == MmaGeometry::mma_sp_m16n8k64 ? 8 : 16;
+}
+
+//===----------------------------------------------------------------------===//
+// SwizzleAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t chunkBytes, int64_t period) {
+  if (chunkBytes < 4 || chunkBytes > 128 || !llvm::isPowerOf2_64(chunkBytes))
+    return emitError() << "#vnm_gpu.swizzle (C1): chunk must be a power of two "
+                          "in [4, 128] bytes, got "
+                       << chunkBytes;
+  if (period < 1 || period > 16 || !llvm::isPowerOf2_64(period))
+    return emitError() << "#vnm_gpu.swizzle (C2): period must be a power of "
+                          "two in [1, 16], got "
+                       << period;
+  return success();
+}
+
+int64_t SwizzleAttr::getByteOffset(int64_t row, int64_t byteInRow,
+                                   int64_t rowBytes) const {
+  int64_t chunk = byteInRow / getChunkBytes();
+  int64_t swizzled = chunk ^ (row % getPeriod());
+  return row * rowBytes + swizzled * getChunkBytes() +
+         byteInRow % getChunkBytes();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+CopyLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t threads, int64_t rowsPerThread) {
+  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+    return emitError() << "#vnm_gpu.copy (C1): threads must be a multiple of "
+                          "32 in [32, 1024], got "
+                       << threads;
+  if (rowsPerThread < 1 || rowsPerThread > 64 ||
+      !llvm::isPowerOf2_64(rowsPerThread))
+    return emitError() << "#vnm_gpu.copy (C2): rows_per_thread must be a "
+                          "power of two in [1, 64], got "
+                       << rowsPerThread;
+  return success();
+}

@@ -1,0 +1,233 @@
+//===- Ops.cpp - vnm_gpu op verifiers -------------------------------------===//
+//
+// Verifiers cite the constraints of docs/spec.md (section vnm_gpu): K1-K2
+// hold for every op, the others per op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace vnm;
+using namespace vnm::vnm_gpu;
+
+#define GET_OP_CLASSES
+#include "vnm/Dialect/VNMGPU/IR/VNMGPUOps.cpp.inc"
+
+namespace {
+
+/// K1: tile ops sit in a gpu.func. K2: a layout spread over `threads`
+/// threads agrees with the kernel's known block size, when it has one.
+LogicalResult verifyInKernel(Operation *op, std::optional<int64_t> threads) {
+  auto func = op->getParentOfType<mlir::gpu::GPUFuncOp>();
+  if (!func)
+    return op->emitOpError("(K1): a tile op must sit in a gpu.func");
+  if (!threads)
+    return success();
+  std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
+  if (!known || known->size() != 3)
+    return success();
+  ArrayRef<int32_t> size = *known;
+  if (size[0] != *threads || size[1] != 1 || size[2] != 1)
+    return op->emitOpError("(K2): its layout spreads over ")
+           << *threads << " threads, but the kernel's block is [" << size[0]
+           << ", " << size[1] << ", " << size[2] << "]";
+  return success();
+}
+
+/// The `matrix` attribute of the sparse ops: a static R x K tensor type
+/// with a #vnm.encoding.
+FailureOr<std::pair<RankedTensorType, EncodingAttr>>
+getEncodedMatrix(Operation *op, RankedTensorType tensor) {
+  EncodingAttr encoding = getVNMEncoding(tensor);
+  if (!encoding || !tensor.hasStaticShape())
+    return op->emitOpError("(C1): `matrix` must be a static tensor type with a "
+                           "#vnm.encoding, got ")
+           << tensor;
+  return std::make_pair(tensor, encoding);
+}
+
+LogicalResult verifyElementType(Operation *op, StringRef constraint,
+                                StringRef what, Type actual, Type expected) {
+  if (actual == expected)
+    return success();
+  return op->emitOpError("(") << constraint << "): " << what << " has element "
+                              << "type " << actual << ", expected " << expected;
+}
+
+Type elementOf(Value buffer) {
+  return cast<MemRefType>(buffer.getType()).getElementType();
+}
+
+/// The threads of `layout` copy a slot of `ring` exactly: one 16-byte chunk
+/// of rows_per_thread rows each.
+LogicalResult verifyCopyCoversSlot(Operation *op, StringRef constraint,
+                                   CopyLayoutAttr layout, RingType ring) {
+  int64_t chunks = ring.getRows() * (ring.getRowBytes() / 16);
+  if (layout.getThreads() * layout.getRowsPerThread() == chunks &&
+      ring.getRows() % layout.getRowsPerThread() == 0)
+    return success();
+  return op->emitOpError("(")
+         << constraint << "): " << layout.getThreads() << " threads of "
+         << layout.getRowsPerThread() << " rows do not copy the "
+         << ring.getRows() << "x" << ring.getCols() << " slot's " << chunks
+         << " chunks of 16 bytes one each";
+}
+
+} // namespace
+
+LogicalResult AllocRingOp::verify() {
+  return verifyInKernel(*this, std::nullopt);
+}
+
+LogicalResult LoadColLocOp::verify() {
+  auto matrix = getEncodedMatrix(*this, getMatrix());
+  if (failed(matrix))
+    return failure();
+  if (matrix->second.getM() == 4)
+    return emitOpError("(C2): a 4-column group keeps all its columns; M = 4 "
+                       "kernels copy B with vnm_gpu.copy_tile");
+  if (!elementOf(getColidx()).isSignlessInteger(32))
+    return emitOpError("(C3): `colidx` is read as i32 words, got ")
+           << getColidx().getType();
+  return verifyInKernel(*this, getResult().getType().getLayout().getThreads());
+}
+
+LogicalResult GatherOp::verify() {
+  auto matrix = getEncodedMatrix(*this, getMatrix());
+  if (failed(matrix))
+    return failure();
+  if (matrix->second.getM() == 4)
+    return emitOpError("(C2): a 4-column group keeps all its columns; M = 4 "
+                       "kernels copy B with vnm_gpu.copy_tile");
+  RingType ring = getRing().getType();
+  Type element = matrix->first.getElementType();
+  if (failed(verifyElementType(*this, "C3", "`rhs`", elementOf(getRhs()),
+                               element)) ||
+      failed(verifyElementType(*this, "C3", "the ring", ring.getElementType(),
+                               element)))
+    return failure();
+  ColLocType colloc = getColloc().getType();
+  if (ring.getRows() != 4 * colloc.getGroups())
+    return emitOpError("(C4): a slot of ")
+           << ring.getRows() << " rows must hold the 4 gathered rows of each "
+           << "of the column-loc's " << colloc.getGroups() << " groups";
+  if (failed(verifyCopyCoversSlot(*this, "C5", colloc.getLayout(), ring)))
+    return failure();
+  return verifyInKernel(*this, colloc.getLayout().getThreads());
+}
+
+LogicalResult CopyTileOp::verify() {
+  RingType ring = getRing().getType();
+  if (failed(verifyElementType(*this, "C1", "`src`", elementOf(getSrc()),
+                               ring.getElementType())))
+    return failure();
+  if (failed(verifyCopyCoversSlot(*this, "C2", getLayout(), ring)))
+    return failure();
+  if (getRowBoundAttr().getInt() <= 0)
+    return emitOpError("(C3): row_bound must be positive, got ")
+           << getRowBoundAttr().getInt();
+  return verifyInKernel(*this, getLayout().getThreads());
+}
+
+LogicalResult WaitOp::verify() {
+  int64_t stages = getRing().getType().getStages();
+  int64_t pending = getPendingAttr().getInt();
+  if (pending < 0 || pending >= stages)
+    return emitOpError("(C1): pending must be in [0, ")
+           << stages - 1 << "] for a ring of " << stages << " stages, got "
+           << pending;
+  return verifyInKernel(*this, std::nullopt);
+}
+
+LogicalResult LoadSparseAOp::verify() {
+  auto matrix = getEncodedMatrix(*this, getMatrix());
+  if (failed(matrix))
+    return failure();
+  SparseAType result = getResult().getType();
+  Type element = matrix->first.getElementType();
+  if (failed(verifyElementType(*this, "C2", "`values`", elementOf(getValues()),
+                               element)) ||
+      failed(verifyElementType(*this, "C2", "the result",
+                               result.getElementType(), element)))
+    return failure();
+  if (!elementOf(getMeta()).isSignlessInteger(32))
+    return emitOpError("(C2): `meta` holds i32 metadata words, got ")
+           << getMeta().getType();
+  EncodingAttr encoding = matrix->second;
+  if (encoding.getM() != 4 && encoding.getV() % result.getRows() != 0)
+    return emitOpError("(C3): the tile's ")
+           << result.getRows()
+           << " rows must lie in one V block (v = " << encoding.getV()
+           << ") to share one column-loc, unless m = 4";
+  if (result.getCols() != 64)
+    return emitOpError("(C4): a value covers the 64 columns of K that one "
+                       "metadata word per lane describes, got ")
+           << result.getCols();
+  return verifyInKernel(*this, result.getLayout().getThreads());
+}
+
+LogicalResult LoadBOp::verify() {
+  RingType ring = getRing().getType();
+  BFragType result = getResult().getType();
+  if (failed(verifyElementType(*this, "C1", "the result",
+                               result.getElementType(), ring.getElementType())))
+    return failure();
+  if (result.getCols() != ring.getCols())
+    return emitOpError("(C1): the result's ")
+           << result.getCols() << " columns must be the slot's "
+           << ring.getCols();
+  int64_t offset = getOffsetAttr().getInt();
+  if (offset < 0 || offset % result.getRows() != 0 ||
+      offset + result.getRows() > ring.getRows())
+    return emitOpError("(C2): offset ")
+           << offset << " must be a multiple of " << result.getRows()
+           << " with the rows it reads inside the slot's " << ring.getRows();
+  return verifyInKernel(*this, result.getLayout().getThreads());
+}
+
+LogicalResult MmaSpOp::verify() {
+  SparseAType a = getA().getType();
+  BFragType b = getB().getType();
+  AccType acc = getAcc().getType();
+  if (a.getLayout() != acc.getLayout() || b.getLayout() != acc.getLayout())
+    return emitOpError("(C1): operands and accumulator must share one layout");
+  if (a.getRows() != acc.getRows() || b.getCols() != acc.getCols() ||
+      a.getElementType() != b.getElementType())
+    return emitOpError("(C2): a ")
+           << a.getRows() << "-row A and a " << b.getCols()
+           << "-column B of one element type make the accumulator tile, got "
+           << acc.getRows() << "x" << acc.getCols();
+  int64_t steps = a.getCols() / acc.getLayout().getInstrK();
+  int64_t step = getStepAttr().getInt();
+  if (step < 0 || step >= steps)
+    return emitOpError("(C3): step must be in [0, ")
+           << steps - 1 << "], got " << step;
+  return verifyInKernel(*this, acc.getLayout().getThreads());
+}
+
+LogicalResult EpilogueOp::verify() {
+  AccType acc = getAcc().getType();
+  Type out = elementOf(getOut());
+  bool integerAcc = acc.getElementType().isSignlessInteger(32);
+  bool plain = !getBias() && !getRowScales() && !getColScales() &&
+               getActivation() == Activation::none;
+  if (!(out.isF16() || out.isBF16() || out.isF32()) &&
+      !(out.isSignlessInteger(32) && integerAcc && plain))
+    return emitOpError("(C1): results are f16, bf16 or f32 (or i32 from i32 "
+                       "accumulators with no scales, bias or activation), "
+                       "got ")
+           << out;
+  if (getBias() && failed(verifyElementType(*this, "C2", "`bias`",
+                                            elementOf(getBias()), out)))
+    return failure();
+  for (Value scales : {getRowScales(), getColScales()})
+    if (scales && !elementOf(scales).isF32())
+      return emitOpError("(C3): scales are f32, got ") << scales.getType();
+  if (getRowsAttr().getInt() <= 0)
+    return emitOpError("(C4): rows must be positive, got ")
+           << getRowsAttr().getInt();
+  return verifyInKernel(*this, acc.getLayout().getThreads());
+}

@@ -1,0 +1,199 @@
+//===- Types.cpp - vnm_gpu ring and tile types ----------------------------===//
+//
+// Verifiers cite the constraints of docs/spec.md (section vnm_gpu).
+//
+//===----------------------------------------------------------------------===//
+
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
+
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace vnm::vnm_gpu;
+
+namespace {
+
+/// Parses `<` d0 `x` ... `x` type `,` attribute `>` with `rank` dimensions.
+template <typename AttrT>
+ParseResult parseShapedBody(AsmParser &parser, unsigned rank,
+                            SmallVectorImpl<int64_t> &shape, Type &element,
+                            AttrT &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(element) || parser.parseComma() ||
+      parser.parseAttribute(attr) || parser.parseGreater())
+    return failure();
+  if (shape.size() != rank)
+    return parser.emitError(loc)
+           << "expected " << rank << " dimensions, got " << shape.size();
+  return success();
+}
+
+void printShapedBody(AsmPrinter &printer, ArrayRef<int64_t> shape, Type element,
+                     Attribute attr) {
+  printer << "<";
+  for (int64_t dim : shape)
+    printer << dim << "x";
+  printer << element << ", " << attr << ">";
+}
+
+bool isFloatOperand(Type type) { return type.isF16() || type.isBF16(); }
+
+/// Checks a tile type against its layout: a non-empty shape (C1), the
+/// element type of the layout's MMA (C2), whole warp and instruction tiles
+/// (C3).
+LogicalResult verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
+                              StringRef name, int64_t rows, int64_t cols,
+                              Type element, MmaLayoutAttr layout,
+                              bool isAccumulator, int64_t rowUnit,
+                              int64_t colUnit, bool exactRows) {
+  if (rows <= 0 || cols <= 0)
+    return emitError() << name << " (C1): the tile must be non-empty, got "
+                       << rows << "x" << cols;
+  bool eightBit = layout.getOperandBits() == 8;
+  bool elementFits =
+      isAccumulator
+          ? (eightBit ? element.isSignlessInteger(32) : element.isF32())
+          : (eightBit ? element.isSignlessInteger(8) : isFloatOperand(element));
+  if (!elementFits)
+    return emitError() << name << " (C2): "
+                       << stringifyMmaGeometry(layout.getGeometry())
+                       << " needs "
+                       << (isAccumulator ? (eightBit ? "i32" : "f32")
+                                         : (eightBit ? "i8" : "f16 or bf16"))
+                       << " elements here, got " << element;
+  bool rowsFit = exactRows ? rows == rowUnit : rows % rowUnit == 0;
+  if (!rowsFit || cols % colUnit != 0)
+    return emitError() << name << " (C3): a " << rows << "x" << cols
+                       << " tile does not split into the layout's warp and "
+                          "instruction tiles (rows "
+                       << (exactRows ? "equal to " : "a multiple of ")
+                       << rowUnit << ", columns a multiple of " << colUnit
+                       << ")";
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// RingType
+//===----------------------------------------------------------------------===//
+
+Type RingType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type element;
+  SwizzleAttr swizzle;
+  if (parseShapedBody(parser, 3, shape, element, swizzle))
+    return {};
+  return parser.getChecked<RingType>(parser.getContext(), shape[0], shape[1],
+                                     shape[2], element, swizzle);
+}
+
+void RingType::print(AsmPrinter &printer) const {
+  printShapedBody(printer, {getStages(), getRows(), getCols()},
+                  getElementType(), getSwizzle());
+}
+
+int64_t RingType::getElementBytes() const {
+  return getElementType().getIntOrFloatBitWidth() / 8;
+}
+
+LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t stages, int64_t rows, int64_t cols,
+                               Type element, SwizzleAttr swizzle) {
+  if (stages < 1 || stages > 8)
+    return emitError() << "!vnm_gpu.ring (C1): stages must be in [1, 8], got "
+                       << stages;
+  if (rows <= 0 || cols <= 0)
+    return emitError() << "!vnm_gpu.ring (C2): a slot must be non-empty, got "
+                       << rows << "x" << cols;
+  if (!isFloatOperand(element) && !element.isSignlessInteger(8))
+    return emitError() << "!vnm_gpu.ring (C3): element type must be f16, bf16 "
+                          "or i8, got "
+                       << element;
+  int64_t rowBytes = cols * (element.getIntOrFloatBitWidth() / 8);
+  int64_t swizzleSpan = swizzle.getChunkBytes() * swizzle.getPeriod();
+  if (rowBytes % 16 != 0 || rowBytes % swizzleSpan != 0)
+    return emitError() << "!vnm_gpu.ring (C4): a row of " << rowBytes
+                       << " bytes must hold whole 16-byte chunks and whole "
+                          "swizzle spans of "
+                       << swizzleSpan << " bytes";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ColLocType
+//===----------------------------------------------------------------------===//
+
+LogicalResult ColLocType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t groups, CopyLayoutAttr layout) {
+  if (groups <= 0)
+    return emitError() << "!vnm_gpu.colloc (C1): groups must be positive, got "
+                       << groups;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tile types
+//===----------------------------------------------------------------------===//
+
+namespace {
+template <typename TileType> Type parseTile(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type element;
+  MmaLayoutAttr layout;
+  if (parseShapedBody(parser, 2, shape, element, layout))
+    return {};
+  return parser.getChecked<TileType>(parser.getContext(), shape[0], shape[1],
+                                     element, layout);
+}
+
+template <typename TileType>
+void printTile(AsmPrinter &printer, TileType type) {
+  printShapedBody(printer, {type.getRows(), type.getCols()},
+                  type.getElementType(), type.getLayout());
+}
+} // namespace
+
+Type SparseAType::parse(AsmParser &parser) {
+  return parseTile<SparseAType>(parser);
+}
+void SparseAType::print(AsmPrinter &printer) const {
+  printTile(printer, *this);
+}
+Type BFragType::parse(AsmParser &parser) {
+  return parseTile<BFragType>(parser);
+}
+void BFragType::print(AsmPrinter &printer) const { printTile(printer, *this); }
+Type AccType::parse(AsmParser &parser) { return parseTile<AccType>(parser); }
+void AccType::print(AsmPrinter &printer) const { printTile(printer, *this); }
+
+LogicalResult SparseAType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t rows, int64_t cols, Type element,
+                                  MmaLayoutAttr layout) {
+  return verifyTileShape(emitError, "!vnm_gpu.sparse_a", rows, cols, element,
+                         layout, /*isAccumulator=*/false,
+                         layout.getWarpsM() * layout.getInstrM(),
+                         layout.getInstrK(), /*exactRows=*/false);
+}
+
+LogicalResult BFragType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t rows, int64_t cols, Type element,
+                                MmaLayoutAttr layout) {
+  return verifyTileShape(emitError, "!vnm_gpu.b_frag", rows, cols, element,
+                         layout, /*isAccumulator=*/false, layout.getInstrK(),
+                         layout.getWarpsN() * layout.getInstrN(),
+                         /*exactRows=*/true);
+}
+
+LogicalResult AccType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              int64_t rows, int64_t cols, Type element,
+                              MmaLayoutAttr layout) {
+  return verifyTileShape(emitError, "!vnm_gpu.acc", rows, cols, element, layout,
+                         /*isAccumulator=*/true,
+                         layout.getWarpsM() * layout.getInstrM(),
+                         layout.getWarpsN() * layout.getInstrN(),
+                         /*exactRows=*/false);
+}

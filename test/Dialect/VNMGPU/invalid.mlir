@@ -1,0 +1,520 @@
+// One negative case per constraint of the vnm_gpu section of docs/spec.md.
+// RUN: vnm-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
+
+//===----------------------------------------------------------------------===//
+// #vnm_gpu.mma
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{#vnm_gpu.mma (C1): warps must be positive and at most 32 in all (1024 threads), got [8, 8]}}
+func.func private @f() -> !vnm_gpu.acc<128x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [8, 8]>>
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #vnm_gpu.swizzle
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{#vnm_gpu.swizzle (C1): chunk must be a power of two in [4, 128] bytes, got 12}}
+func.func private @f() -> !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 12, period = 8>>
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.swizzle (C2): period must be a power of two in [1, 16], got 3}}
+func.func private @f() -> !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 3>>
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #vnm_gpu.copy
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{#vnm_gpu.copy (C1): threads must be a multiple of 32 in [32, 1024], got 100}}
+func.func private @f() attributes {layout = #vnm_gpu.copy<threads = 100, rows_per_thread = 8>}
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.copy (C2): rows_per_thread must be a power of two in [1, 64], got 3}}
+func.func private @f() attributes {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 3>}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// !vnm_gpu.ring
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{!vnm_gpu.ring (C1): stages must be in [1, 8], got 9}}
+func.func private @f() -> !vnm_gpu.ring<9x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.ring (C2): a slot must be non-empty, got 0x128}}
+func.func private @f() -> !vnm_gpu.ring<3x0x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.ring (C3): element type must be f16, bf16 or i8, got 'f32'}}
+func.func private @f() -> !vnm_gpu.ring<3x64x128xf32, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.ring (C4): a row of 64 bytes must hold whole 16-byte chunks and whole swizzle spans of 128 bytes}}
+func.func private @f() -> !vnm_gpu.ring<3x64x32xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// !vnm_gpu.colloc
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{!vnm_gpu.colloc (C1): groups must be positive, got 0}}
+func.func private @f() -> !vnm_gpu.colloc<0, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// !vnm_gpu.sparse_a
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{!vnm_gpu.sparse_a (C1): the tile must be non-empty, got 0x64}}
+func.func private @f() -> !vnm_gpu.sparse_a<0x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.sparse_a (C2): mma_sp_m16n8k32 needs f16 or bf16 elements here, got 'i8'}}
+func.func private @f() -> !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.sparse_a (C3): a 48x64 tile does not split into the layout's warp and instruction tiles (rows a multiple of 32, columns a multiple of 32)}}
+func.func private @f() -> !vnm_gpu.sparse_a<48x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// !vnm_gpu.b_frag
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{!vnm_gpu.b_frag (C2): mma_sp_m16n8k64 needs i8 elements here, got 'f16'}}
+func.func private @f() -> !vnm_gpu.b_frag<64x128xf16, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.b_frag (C3): a 64x128 tile does not split into the layout's warp and instruction tiles (rows equal to 32, columns a multiple of 16)}}
+func.func private @f() -> !vnm_gpu.b_frag<64x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// !vnm_gpu.acc
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{!vnm_gpu.acc (C2): mma_sp_m16n8k32 needs f32 elements here, got 'f16'}}
+func.func private @f() -> !vnm_gpu.acc<64x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.acc (C3): a 64x100 tile does not split into the layout's warp and instruction tiles (rows a multiple of 32, columns a multiple of 16)}}
+func.func private @f() -> !vnm_gpu.acc<64x100xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// K1
+//===----------------------------------------------------------------------===//
+
+func.func @outside() {
+  // expected-error @+1 {{'vnm_gpu.alloc_ring' op (K1): a tile op must sit in a gpu.func}}
+  %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// K2
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    // expected-error @+1 {{'vnm_gpu.load_colloc' op (K2): its layout spreads over 128 threads, but the kernel's block is [256, 1, 1]}}
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xi32> -> !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// load_colloc
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_colloc' op (C1): `matrix` must be a static tensor type with a #vnm.encoding, got 'tensor<64x64xf16>'}}
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = tensor<64x64xf16>} : memref<?xi32> -> !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_colloc' op (C2): a 4-column group keeps all its columns; M = 4 kernels copy B with vnm_gpu.copy_tile}}
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 4>>} : memref<?xi32> -> !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_colloc' op (C3): `colidx` is read as i32 words, got 'memref<?xf16>'}}
+    %c = vnm_gpu.load_colloc %v[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf16> -> !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// gather
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xi32> -> !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>
+    // expected-error @+1 {{'vnm_gpu.gather' op (C1): `matrix` must be a static tensor type with a #vnm.encoding, got 'tensor<4096x4096xf16>'}}
+    vnm_gpu.gather %x[%i, %i] via %c bounds(%i) ld(%i) into %r[%i] {matrix = tensor<4096x4096xf16>} : memref<?xf16>, !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xi32> -> !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>
+    // expected-error @+1 {{'vnm_gpu.gather' op (C2): a 4-column group keeps all its columns; M = 4 kernels copy B with vnm_gpu.copy_tile}}
+    vnm_gpu.gather %x[%i, %i] via %c bounds(%i) ld(%i) into %r[%i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 4>>} : memref<?xf16>, !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xi32> -> !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>
+    // expected-error @+1 {{'vnm_gpu.gather' op (C3): `rhs` has element type 'f32', expected 'f16'}}
+    vnm_gpu.gather %yf[%i, %i] via %c bounds(%i) ld(%i) into %r[%i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf32>, !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xi32> -> !vnm_gpu.colloc<8, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>
+    // expected-error @+1 {{'vnm_gpu.gather' op (C4): a slot of 64 rows must hold the 4 gathered rows of each of the column-loc's 8 groups}}
+    vnm_gpu.gather %x[%i, %i] via %c bounds(%i) ld(%i) into %r[%i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf16>, !vnm_gpu.colloc<8, #vnm_gpu.copy<threads = 128, rows_per_thread = 8>>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xi32> -> !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 4>>
+    // expected-error @+1 {{'vnm_gpu.gather' op (C5): 128 threads of 4 rows do not copy the 64x128 slot's 1024 chunks of 16 bytes one each}}
+    vnm_gpu.gather %x[%i, %i] via %c bounds(%i) ld(%i) into %r[%i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf16>, !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 128, rows_per_thread = 4>>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// copy_tile
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    // expected-error @+1 {{'vnm_gpu.copy_tile' op (C1): `src` has element type 'f32', expected 'f16'}}
+    vnm_gpu.copy_tile %yf[%i, %i] bounds(4096, %i) ld(%i) into %r[%i] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 8>} : memref<?xf32>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    // expected-error @+1 {{'vnm_gpu.copy_tile' op (C2): 256 threads of 8 rows do not copy the 64x128 slot's 1024 chunks of 16 bytes one each}}
+    vnm_gpu.copy_tile %x[%i, %i] bounds(4096, %i) ld(%i) into %r[%i] {layout = #vnm_gpu.copy<threads = 256, rows_per_thread = 8>} : memref<?xf16>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    // expected-error @+1 {{'vnm_gpu.copy_tile' op (C3): row_bound must be positive, got 0}}
+    vnm_gpu.copy_tile %x[%i, %i] bounds(0, %i) ld(%i) into %r[%i] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 8>} : memref<?xf16>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// wait
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    // expected-error @+1 {{'vnm_gpu.wait' op (C1): pending must be in [0, 2] for a ring of 3 stages, got 3}}
+    vnm_gpu.wait %r pending(3) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// load_sparse_a
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_sparse_a' op (C1): `matrix` must be a static tensor type with a #vnm.encoding, got 'tensor<64x64xf16>'}}
+    %a = vnm_gpu.load_sparse_a %v, %meta[%i, %i] {matrix = tensor<64x64xf16>} : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_sparse_a' op (C2): `values` has element type 'f32', expected 'f16'}}
+    %a = vnm_gpu.load_sparse_a %yf, %meta[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf32>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_sparse_a' op (C2): the result has element type 'bf16', expected 'f16'}}
+    %a = vnm_gpu.load_sparse_a %v, %meta[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xbf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_sparse_a' op (C2): `meta` holds i32 metadata words, got 'memref<?xf16>'}}
+    %a = vnm_gpu.load_sparse_a %v, %x[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf16>, memref<?xf16> -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_sparse_a' op (C3): the tile's 128 rows must lie in one V block (v = 64) to share one column-loc, unless m = 4}}
+    %a = vnm_gpu.load_sparse_a %v, %meta[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_sparse_a' op (C4): a value covers the 64 columns of K that one metadata word per lane describes, got 32}}
+    %a = vnm_gpu.load_sparse_a %v, %meta[%i, %i] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<64x32xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// load_b
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C1): the result has element type 'bf16', expected 'f16'}}
+    %b = vnm_gpu.load_b %r[%i] offset(0) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>> -> !vnm_gpu.b_frag<32x128xbf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C1): the result's 64 columns must be the slot's 128}}
+    %b = vnm_gpu.load_b %r[%i] offset(0) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>> -> !vnm_gpu.b_frag<32x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C2): offset 16 must be a multiple of 32 with the rows it reads inside the slot's 64}}
+    %b = vnm_gpu.load_b %r[%i] offset(16) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>> -> !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C2): offset 64 must be a multiple of 32 with the rows it reads inside the slot's 64}}
+    %b = vnm_gpu.load_b %r[%i] offset(64) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>> -> !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// mma_sp
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %a = "test.a"() : () -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    %b = "test.b"() : () -> !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 4]>>
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.mma_sp' op (C1): operands and accumulator must share one layout}}
+    %d = vnm_gpu.mma_sp %a[0], %b, %c : !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 4]>>, !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %a = "test.a"() : () -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    %b = "test.b"() : () -> !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    %c = vnm_gpu.zero : !vnm_gpu.acc<32x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.mma_sp' op (C2): a 64-row A and a 128-column B of one element type make the accumulator tile, got 32x128}}
+    %d = vnm_gpu.mma_sp %a[0], %b, %c : !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, !vnm_gpu.acc<32x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %a = "test.a"() : () -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    %b = "test.b"() : () -> !vnm_gpu.b_frag<32x128xbf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.mma_sp' op (C2): a 64-row A and a 128-column B of one element type make the accumulator tile, got 64x128}}
+    %d = vnm_gpu.mma_sp %a[0], %b, %c : !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, !vnm_gpu.b_frag<32x128xbf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %a = "test.a"() : () -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    %b = "test.b"() : () -> !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.mma_sp' op (C3): step must be in [0, 1], got 2}}
+    %d = vnm_gpu.mma_sp %a[2], %b, %c : !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// epilogue
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.epilogue' op (C1): results are f16, bf16 or f32 (or i32 from i32 accumulators with no scales, bias or activation), got 'i32'}}
+    vnm_gpu.epilogue %c into %ci[%i, %i] bounds(4096, %i) ld(%i) : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.epilogue' op (C1): results are f16, bf16 or f32 (or i32 from i32 accumulators with no scales, bias or activation), got 'i32'}}
+    vnm_gpu.epilogue %c into %ci[%i, %i] bounds(4096, %i) ld(%i) {activation = #vnm.activation<relu>} : !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>, memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.epilogue' op (C2): `bias` has element type 'f32', expected 'f16'}}
+    vnm_gpu.epilogue %c into %y[%i, %i] bounds(4096, %i) ld(%i) bias(%yf : memref<?xf32>) : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, memref<?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.epilogue' op (C3): scales are f32, got 'memref<?xf16>'}}
+    vnm_gpu.epilogue %c into %y[%i, %i] bounds(4096, %i) ld(%i) row_scales(%x : memref<?xf16>) : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, memref<?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.epilogue' op (C4): rows must be positive, got 0}}
+    vnm_gpu.epilogue %c into %y[%i, %i] bounds(0, %i) ld(%i) : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, memref<?xf16>
+    gpu.return
+  }
+}

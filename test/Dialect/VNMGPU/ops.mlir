@@ -1,0 +1,96 @@
+// Every vnm_gpu op, type and attribute round-trips in custom and generic form.
+// RUN: vnm-opt %s | vnm-opt | FileCheck %s
+// RUN: vnm-opt %s --mlir-print-op-generic | vnm-opt | FileCheck %s
+
+!w = tensor<4096x4096xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
+!ring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+!colloc = !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 256, rows_per_thread = 4>>
+!a = !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>>
+!b = !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>>
+!acc = !vnm_gpu.acc<128x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>>
+
+// CHECK-LABEL: gpu.func @spmm
+// CHECK: %[[RING:.*]] = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+// CHECK: %[[ZERO:.*]] = vnm_gpu.zero : !vnm_gpu.acc<128x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>>
+// CHECK: scf.for
+// CHECK: %[[CL:.*]] = vnm_gpu.load_colloc %{{.*}}[%{{.*}}, %{{.*}}] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 128, n = 2, m = 8>>} : memref<?xi32> -> !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 256, rows_per_thread = 4>>
+// CHECK: vnm_gpu.gather %{{.*}}[%{{.*}}, %{{.*}}] via %[[CL]] bounds(%{{.*}}) ld(%{{.*}}) into %[[RING]][%{{.*}}] {matrix = {{.*}}} : memref<?xf16>, !vnm_gpu.colloc<{{.*}}>, !vnm_gpu.ring<{{.*}}>
+// CHECK: %[[A:.*]] = vnm_gpu.load_sparse_a %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {matrix = {{.*}}} : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>>
+// CHECK: vnm_gpu.wait %[[RING]] pending(0) : !vnm_gpu.ring<{{.*}}>
+// CHECK: %[[B0:.*]] = vnm_gpu.load_b %[[RING]][%{{.*}}] offset(0) : !vnm_gpu.ring<{{.*}}> -> !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>>
+// CHECK: %[[ACC0:.*]] = vnm_gpu.mma_sp %[[A]][0], %[[B0]], %{{.*}} : !vnm_gpu.sparse_a<{{.*}}>, !vnm_gpu.b_frag<{{.*}}>, !vnm_gpu.acc<{{.*}}>
+// CHECK: vnm_gpu.load_b %[[RING]][%{{.*}}] offset(32)
+// CHECK: vnm_gpu.mma_sp %[[A]][1]
+// CHECK: vnm_gpu.epilogue %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] bounds(4096, %{{.*}}) ld(%{{.*}}) bias(%{{.*}} : memref<?xf16>) {accumulate, activation = #vnm.activation<gelu>} : !vnm_gpu.acc<{{.*}}>, memref<?xf16>
+gpu.module @kernels {
+  gpu.func @spmm(%values: memref<?xf16>, %meta: memref<?xi32>,
+                 %colidx: memref<?xi32>, %rhs: memref<?xf16>,
+                 %out: memref<?xf16>, %bias: memref<?xf16>, %n: i32,
+                 %ldb: i32, %ldc: i32) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c3 = arith.constant 3 : i32
+    %c128 = arith.constant 128 : i32
+    %by = gpu.block_id y
+    %bx = gpu.block_id x
+    %by32 = arith.index_cast %by : index to i32
+    %bx32 = arith.index_cast %bx : index to i32
+    %row = arith.muli %by32, %c128 : i32
+    %col = arith.muli %bx32, %c128 : i32
+    %ring = vnm_gpu.alloc_ring : !ring
+    %zero = vnm_gpu.zero : !acc
+    %res = scf.for %p = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (!acc) {
+      %pair = arith.index_cast %p : index to i32
+      %slot = arith.remui %pair, %c3 : i32
+      %cl = vnm_gpu.load_colloc %colidx[%row, %pair] {matrix = !w}
+          : memref<?xi32> -> !colloc
+      vnm_gpu.gather %rhs[%pair, %col] via %cl bounds(%n) ld(%ldb)
+          into %ring[%slot] {matrix = !w} : memref<?xf16>, !colloc, !ring
+      %a = vnm_gpu.load_sparse_a %values, %meta[%row, %pair] {matrix = !w}
+          : memref<?xf16>, memref<?xi32> -> !a
+      vnm_gpu.wait %ring pending(0) : !ring
+      %b0 = vnm_gpu.load_b %ring[%slot] offset(0) : !ring -> !b
+      %acc0 = vnm_gpu.mma_sp %a[0], %b0, %acc : !a, !b, !acc
+      %b1 = vnm_gpu.load_b %ring[%slot] offset(32) : !ring -> !b
+      %acc1 = vnm_gpu.mma_sp %a[1], %b1, %acc0 : !a, !b, !acc
+      scf.yield %acc1 : !acc
+    }
+    vnm_gpu.epilogue %res into %out[%row, %col] bounds(4096, %n) ld(%ldc)
+        bias(%bias : memref<?xf16>)
+        {accumulate, activation = #vnm.activation<gelu>} : !acc, memref<?xf16>
+    gpu.return
+  }
+}
+
+// M = 4: a dense tile copy instead of the gather; row and column scales,
+// an s8 layout, and i32 results.
+!ring8 = !vnm_gpu.ring<2x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 1>>
+!acc8 = !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
+!accf = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+
+// CHECK-LABEL: gpu.func @copies
+// CHECK: vnm_gpu.copy_tile %{{.*}}[%{{.*}}, %{{.*}}] bounds(4000, %{{.*}}) ld(%{{.*}}) into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 4>} : memref<?xi8>, !vnm_gpu.ring<2x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 1>>
+// CHECK: vnm_gpu.wait %{{.*}} pending(1)
+// CHECK: vnm_gpu.epilogue %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] bounds(1000, %{{.*}}) ld(%{{.*}}) : !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>, memref<?xi32>
+// CHECK: vnm_gpu.epilogue %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] bounds(1000, %{{.*}}) ld(%{{.*}}) row_scales(%{{.*}} : memref<?xf32>) col_scales(%{{.*}} : memref<?xf32>) {activation = #vnm.activation<relu>} : !vnm_gpu.acc<64x128xf32, {{.*}}>, memref<?xbf16>
+gpu.module @more {
+  gpu.func @copies(%src: memref<?xi8>, %out: memref<?xi32>,
+                   %outf: memref<?xbf16>, %rs: memref<?xf32>,
+                   %cs: memref<?xf32>, %i: i32) kernel {
+    %ring = vnm_gpu.alloc_ring : !ring8
+    vnm_gpu.copy_tile %src[%i, %i] bounds(4000, %i) ld(%i) into %ring[%i]
+        {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 4>}
+        : memref<?xi8>, !ring8
+    vnm_gpu.wait %ring pending(1) : !ring8
+    %acc = vnm_gpu.zero : !acc8
+    vnm_gpu.epilogue %acc into %out[%i, %i] bounds(1000, %i) ld(%i)
+        : !acc8, memref<?xi32>
+    %accf = vnm_gpu.zero : !accf
+    vnm_gpu.epilogue %accf into %outf[%i, %i] bounds(1000, %i) ld(%i)
+        row_scales(%rs : memref<?xf32>) col_scales(%cs : memref<?xf32>)
+        {activation = #vnm.activation<relu>} : !accf, memref<?xbf16>
+    gpu.return
+  }
+}
