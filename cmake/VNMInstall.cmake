@@ -10,12 +10,11 @@ include(CMakePackageConfigHelpers)
 
 set(VNM_INSTALL_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/vnm")
 
-# MLIRVNMToGPU exists once the GPU lowering does; each library is exported
-# only if this tree defines it.
+# Each library is exported if this tree defines it.
 set(VNM_EXPORTED_TARGETS)
 foreach(target
-    VNMFormat MLIRVNMDialect MLIRVNMTransforms MLIRVNMToLoops MLIRVNMToGPU
-    MLIRVNMPipelines VNMCAPI)
+    VNMFormat MLIRVNMDialect MLIRVNMGPUDialect MLIRVNMTransforms
+    MLIRVNMToLoops MLIRVNMToGPU MLIRVNMGPUToNVVM MLIRVNMPipelines VNMCAPI)
   if(TARGET ${target})
     list(APPEND VNM_EXPORTED_TARGETS ${target})
     # A plain source-tree include path (VNMFormat has one) cannot be

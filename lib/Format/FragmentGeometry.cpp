@@ -1,8 +1,8 @@
 //===- FragmentGeometry.cpp -----------------------------------------------===//
 
-#include "FragmentGeometry.h"
+#include "vnm/Format/FragmentGeometry.h"
 
-namespace vnm::format::detail {
+namespace vnm::format {
 
 FragmentGeometry getFragmentGeometry(ElementType type,
                                      const StorageShape &shape) {
@@ -39,15 +39,15 @@ int getNibbleRuns(const FragmentGeometry &geometry, int64_t word,
   const int g = index >> 2;
   if (geometry.eightBit) {
     // One word per lane per tile: a row's 8-group chunk.
-    const int64_t rowTile = unit / geometry.kTiles;
-    const int64_t kTile = unit % geometry.kTiles;
+    const int64_t rowTile = unit / geometry.metaUnitsPerRowTile();
+    const int64_t kTile = unit % geometry.metaUnitsPerRowTile();
     const int t = index & 3;
     runs[0] = {16 * rowTile + g + 8 * (t & 1), 16 * kTile + 8 * (t >> 1), 8, 0};
     return 1;
   }
   // One word per lane per k-tile pair: rows g and g + 8 of a 4-group chunk
   // of k-tile 2p + s.
-  const int64_t pairs = geometry.kTiles / 2;
+  const int64_t pairs = geometry.metaUnitsPerRowTile();
   const int64_t rowTile = unit / pairs;
   const int64_t kTile = 2 * (unit % pairs) + ((index >> 1) & 1);
   const int64_t firstGroup = 8 * kTile + 4 * (index & 1);
@@ -56,4 +56,4 @@ int getNibbleRuns(const FragmentGeometry &geometry, int64_t word,
   return 2;
 }
 
-} // namespace vnm::format::detail
+} // namespace vnm::format

@@ -4,8 +4,8 @@
 
 #include "ArgumentChecks.h"
 #include "ElementTraits.h"
-#include "FragmentGeometry.h"
 #include "StorageChecks.h"
+#include "vnm/Format/FragmentGeometry.h"
 
 #include <cstring>
 
@@ -22,11 +22,11 @@ void packValues(const FragmentGeometry &geometry, const StorageShape &shape,
   constexpr bool packNibbles = Traits::kType == ElementType::I4;
   // Padding stays zero; I4 nibbles are OR-ed into zeroed bytes.
   std::memset(fragValues, 0, static_cast<size_t>(shape.fragValueBytes));
-  int64_t index = 0;
   for (int64_t rt = 0; rt < geometry.rowTiles; ++rt) {
     for (int64_t kt = 0; kt < geometry.kTiles; ++kt) {
       for (int lane = 0; lane < kWarpLanes; ++lane) {
-        for (int j = 0; j < geometry.valuesPerLane; ++j, ++index) {
+        for (int j = 0; j < geometry.valuesPerLane; ++j) {
+          const int64_t index = geometry.valueIndex(rt, kt, lane, j);
           int64_t row, col;
           getValueCoordinates(geometry, rt, kt, lane, j, row, col);
           if (row >= shape.rows || col >= shape.compressedCols)

@@ -4,7 +4,7 @@
 
 #include "ArgumentChecks.h"
 #include "ElementTraits.h"
-#include "FragmentGeometry.h"
+#include "vnm/Format/FragmentGeometry.h"
 
 #include <string>
 
@@ -24,11 +24,11 @@ Status unpackValues(const FragmentGeometry &geometry, const StorageShape &shape,
                     const void *fragValues, void *values) {
   using Bits = typename Traits::Bits;
   constexpr bool packNibbles = Traits::kType == ElementType::I4;
-  int64_t index = 0;
   for (int64_t rt = 0; rt < geometry.rowTiles; ++rt) {
     for (int64_t kt = 0; kt < geometry.kTiles; ++kt) {
       for (int lane = 0; lane < kWarpLanes; ++lane) {
-        for (int j = 0; j < geometry.valuesPerLane; ++j, ++index) {
+        for (int j = 0; j < geometry.valuesPerLane; ++j) {
+          const int64_t index = geometry.valueIndex(rt, kt, lane, j);
           Bits value;
           if constexpr (packNibbles) {
             const auto *bytes = static_cast<const uint8_t *>(fragValues);

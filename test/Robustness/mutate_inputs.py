@@ -102,6 +102,9 @@ PIPELINES = [
     ["--vnm-expand-storage", "--one-shot-bufferize=bufferize-function-boundaries",
      "--vnm-choose-config", "--vnm-lower-to-gpu", "--vnm-pipeline-kernels"],
     ["--vnm-pipeline-kernels"],
+    ["--pass-pipeline=builtin.module(gpu.module(convert-vnm-gpu-to-nvvm))"],
+    ["--pass-pipeline=builtin.module(vnm-lower-to-gpu,vnm-pipeline-kernels,"
+     "gpu.module(convert-vnm-gpu-to-nvvm))"],
     ["--vnm-lower-to-loops"],
 ]
 

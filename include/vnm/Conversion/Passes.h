@@ -15,6 +15,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
+
 namespace vnm {
 
 #define GEN_PASS_DECL

@@ -35,48 +35,70 @@ def VNMLowerToLoops : Pass<"vnm-lower-to-loops", "mlir::ModuleOp"> {
 }
 
 def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
-  let summary = "Generate sparse-tensor-core kernels for vnm.storage.spmm";
+  let summary = "Build the vnm_gpu tile program of each vnm.storage.spmm";
   let description = [{
     For each `vnm.storage.spmm` on memrefs (f16 or bf16 operands; f16, bf16
-    or f32 result; V a multiple of 64; static R and K), builds a kernel into
-    `gpu.module @vnm_kernels` that runs `mma.sp::ordered_metadata`
-    m16n8k32 with f32 accumulation, tiled as the op's `vnm.config` says
-    (`vnm-choose-config`'s default when it has none): 64 x 128 or 128 x 128
-    block tiles, a 2- or 3-stage
-    shared-memory ring filled by 16-byte `cp.async` that gathers the dense
-    operand's rows through the block's column-loc, XOR-swizzled shared rows
-    read with `ldmatrix.x4.trans`, A fragments and metadata read in mma lane
-    order from the format library's fragment layout, and a fused epilogue
-    (accumulate, bias, relu/gelu, conversion) predicated on R and N.
+    or f32 result; V a multiple of the block tile's rows unless M = 4;
+    static R and K), builds a kernel into `gpu.module @vnm_kernels` as a
+    `vnm_gpu` tile program (docs/spec.md section 5), tiled as the op's
+    `vnm.config` says (`vnm-choose-config`'s default when it has none): a
+    plain K loop over k-tile pairs (column-locs, `vnm_gpu.gather` through
+    them, or `vnm_gpu.copy_tile` for M = 4, into ring slot p % S; the A
+    fragments; a wait; two B fragment loads and sparse MMAs), then the
+    epilogue (accumulate, bias, relu/gelu, conversion) predicated on R and
+    N. `vnm-pipeline-kernels` overlaps the loop's steps,
+    `convert-vnm-gpu-to-nvvm` lowers the program to NVVM.
 
     The op gets a `vnm.gpu_kernel` symbol reference to its kernel, and the
     module a `vnm.launch_contracts` array describing each kernel's
-    parameters, grid, block and shared memory for the host that launches
-    it (see `vnm-dump-kernels`). Unsupported configurations are errors that
-    say why.
+    parameters (from its signature), grid, block and shared memory for the
+    host that launches it (see `vnm-dump-kernels`). Every op is checked
+    before anything is built: an unsupported configuration is an error
+    that says why, and leaves the module unchanged.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::scf::SCFDialect", "::vnm::vnm_gpu::VNMGPUDialect"
+  ];
+}
+
+def ConvertVNMGPUToNVVM : Pass<"convert-vnm-gpu-to-nvvm",
+                               "mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower vnm_gpu tile programs to NVVM";
+  let description = [{
+    One conversion pattern per `vnm_gpu` op, grouped in files by family
+    (ring and waits, copies, fragments, the `mma.sp` m16n8k32 MMA, the
+    epilogue). Tile values become the registers each thread holds of them
+    (the layout attribute says which), carried through scf loops; flat
+    memref kernel arguments become bare global pointers. The result uses
+    `cp.async.cg` 16-byte copies with zero fill, XOR-swizzled shared rows
+    read by `ldmatrix.x4.trans`, A fragments and metadata read in lane order
+    with `ld.global.nc` that stay where they are issued, and
+    `mma.sp::ordered_metadata`. docs/gpu.md describes each op's lowering.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];
 }
 
 def VNMPipelineKernels : Pass<"vnm-pipeline-kernels", "mlir::ModuleOp"> {
-  let summary = "Software-pipeline the K loops of generated GPU kernels";
+  let summary = "Software-pipeline the K loops of tile programs";
   let description = [{
     `vnm-lower-to-gpu` emits each kernel's K loop as a plain sequence per
-    k-tile pair (colidx words, gather into ring slot p % S, A fragments,
-    wait for the gather, barrier, MMAs), correct by itself, whose ops carry
-    `vnm.pipeline_stage` and `vnm.pipeline_order`. This pass hoists the
-    loop-invariant arithmetic and hands the schedule to upstream's scf loop
-    pipeliner: in the resulting loop, iteration i computes pair i, gathers
-    pair i + S - 1, loads the fragments of pair i + 1 and the colidx words
-    of pair i + S, after a prologue that starts the first pairs and before
-    an epilogue that drains them. The cp.async waits in the loop leave the
-    gathers of the pairs after the awaited one in flight (wait stage -
-    commit stage - 1 groups); those of the epilogue wait for all. A loop
-    with fewer pairs than stages stays as it is. The tags are removed.
+    k-tile pair, correct by itself. This pass gives each tile op of the loop
+    a pipeline stage from its kind and the ring's depth S (column-locs 0,
+    copies into the ring 1, A fragments S - 1, the wait, B fragments and
+    MMAs S; side-effect-free ops go with their users, cloned per stage so
+    that only loaded data crosses stages), checks the schedule, and hands it
+    to upstream's scf loop pipeliner: in the resulting loop, iteration i
+    computes pair i, copies pair i + S - 1, loads the fragments of pair
+    i + 1 and the column-locs of pair i + S, after a prologue that starts
+    the first pairs and before an epilogue that drains them. The waits in
+    the loop leave the copies of the pairs after the awaited one in flight
+    (S - 2); those of the epilogue wait for all. A loop with fewer pairs
+    than stages stays as it is.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }

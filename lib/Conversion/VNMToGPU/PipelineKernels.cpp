@@ -1,25 +1,25 @@
-//===- PipelineKernels.cpp - software pipelining of generated K loops -----===//
+//===- PipelineKernels.cpp - software pipelining of tile-program K loops --===//
 //
 // vnm-lower-to-gpu emits each kernel's K loop as a plain sequence per
-// iteration (load, gather into a ring slot, wait for it, compute) whose ops
-// carry a pipeline stage and an order. This pass hands that schedule to
-// upstream's scf loop pipeliner, which issues every stage s of iteration
-// i + (maxStage - s) in the same loop body, with a prologue and an epilogue.
-// It also sets the cp.async wait counts, which depend on how many gathers
-// the schedule keeps in flight.
+// iteration (column-locs, copy into a ring slot, A fragments, wait,
+// B fragments and MMAs). This pass gives each tile op a pipeline stage
+// from its kind and the ring's depth S, hands that schedule to upstream's
+// scf loop pipeliner (which issues every stage s of iteration
+// i + (maxStage - s) in one loop body, with a prologue and an epilogue),
+// and sets the waits' pending counts, which depend on how many copies the
+// schedule keeps in flight.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vnm/Conversion/Passes.h"
 
-#include "SpmmKernel.h"
-
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
 namespace vnm {
 #define GEN_PASS_DEF_VNMPIPELINEKERNELS
@@ -27,88 +27,149 @@ namespace vnm {
 } // namespace vnm
 
 using namespace mlir;
-using namespace vnm::kernel;
+using namespace vnm::vnm_gpu;
 
 namespace {
 
-int64_t getTag(Operation *op, StringRef name) {
-  return cast<IntegerAttr>(op->getAttr(name)).getInt();
+/// Where an op goes in the pipelined loop: its stage, and its place in the
+/// loop body (ops are ordered by it, then as they stand).
+struct Placement {
+  int64_t stage;
+  int64_t order;
+};
+
+/// The placement of each kind of tile op for a ring of `stages` slots.
+/// Iteration i of the pipelined loop reads the column-locs of pair
+/// i + S, loads the A fragments of pair i + 1, waits for the copy of pair
+/// i, copies pair i + S - 1 into the slot that pair i - 1 was read from
+/// (the wait's barrier guarantees every thread is done with it), and
+/// computes pair i. Global loads come first so that their latency overlaps
+/// the wait.
+std::optional<Placement> placeTileOp(Operation *op, int64_t stages) {
+  if (isa<LoadColLocOp>(op))
+    return Placement{0, 0};
+  if (isa<GatherOp, CopyTileOp>(op))
+    return Placement{1, 3};
+  if (isa<LoadSparseAOp>(op))
+    return Placement{stages - 1, 1};
+  if (isa<WaitOp>(op))
+    return Placement{stages, 2};
+  if (isa<LoadBOp, MmaSpOp>(op))
+    return Placement{stages, 4};
+  return std::nullopt;
 }
 
-bool isTaggedLoop(scf::ForOp loop) {
-  return llvm::any_of(loop.getBody()->without_terminator(), [](Operation &op) {
-    return op.hasAttr(kPipelineStageAttr);
-  });
+/// The kernel K loops: loops whose body waits for a ring.
+bool isKernelLoop(scf::ForOp loop) {
+  return llvm::any_of(loop.getBody()->getOps<WaitOp>(),
+                      [](WaitOp) { return true; });
 }
 
-/// The loop body's ops in pipelined order (by order tag, then as they stand).
-SmallVector<Operation *> scheduledOps(scf::ForOp loop) {
+/// Places every op of the loop body. Tile ops are placed by kind; a
+/// side-effect-free op goes with its users, and is cloned for each further
+/// stage that uses it, so that only loaded data crosses stages (an index
+/// is cheaper to recompute than to carry).
+FailureOr<DenseMap<Operation *, Placement>> placeBody(scf::ForOp loop,
+                                                      int64_t stages) {
+  DenseMap<Operation *, Placement> place;
+  Block *body = loop.getBody();
+  SmallVector<Operation *> ops;
+  for (Operation &op : body->without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops)) {
+    if (std::optional<Placement> fixed = placeTileOp(op, stages)) {
+      place[op] = *fixed;
+      continue;
+    }
+    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
+      return op->emitOpError("in a kernel K loop is neither a vnm_gpu tile op "
+                             "nor free of side effects, so it cannot be "
+                             "pipelined");
+    // Users by stage (the earliest order of each).
+    std::map<int64_t, SmallVector<OpOperand *>> usesByStage;
+    std::map<int64_t, int64_t> orderOfStage;
+    for (OpOperand &use : op->getUses()) {
+      Operation *user = body->findAncestorOpInBlock(*use.getOwner());
+      if (!user || user == body->getTerminator())
+        return op->emitOpError("in a kernel K loop feeds the loop's yield or "
+                               "a value outside it; only tile ops may");
+      Placement p = place.lookup(user);
+      usesByStage[p.stage].push_back(&use);
+      auto [it, inserted] = orderOfStage.try_emplace(p.stage, p.order);
+      if (!inserted)
+        it->second = std::min(it->second, p.order);
+    }
+    if (usesByStage.empty()) {
+      op->erase(); // Dead, and so in no stage.
+      continue;
+    }
+    auto first = usesByStage.begin();
+    place[op] = {first->first, orderOfStage[first->first]};
+    for (auto it = std::next(first); it != usesByStage.end(); ++it) {
+      OpBuilder builder(op);
+      Operation *copy = builder.clone(*op);
+      for (OpOperand *use : it->second)
+        use->set(copy->getResult(cast<OpResult>(use->get()).getResultNumber()));
+      place[copy] = {it->first, orderOfStage[it->first]};
+    }
+  }
+  return place;
+}
+
+/// The body's ops in pipelined order.
+SmallVector<Operation *>
+scheduledOps(scf::ForOp loop, const DenseMap<Operation *, Placement> &place) {
   SmallVector<Operation *> ops;
   for (Operation &op : loop.getBody()->without_terminator())
     ops.push_back(&op);
-  llvm::stable_sort(ops, [](Operation *x, Operation *y) {
-    return getTag(x, kPipelineOrderAttr) < getTag(y, kPipelineOrderAttr);
+  llvm::stable_sort(ops, [&](Operation *x, Operation *y) {
+    return place.lookup(x).order < place.lookup(y).order;
   });
   return ops;
 }
 
-/// More stages would copy the loop body that many times into the prologue
-/// and epilogue; the kernels use at most 7 (a 6-stage ring).
-constexpr int64_t kMaxPipelineStage = 16;
-
-/// Checks the schedule: every op of the loop body has a stage (at most
-/// kMaxPipelineStage) and an order; every value an op reads from another op
-/// of the body comes from an earlier stage, or from the same stage earlier
-/// in the pipelined order; a loop-carried value is yielded by an op of the
-/// same or an earlier stage than its readers; the cp.async commit groups
-/// come from one stage and the waits from a later one. Returns the number
-/// of groups a wait may leave pending in the pipelined loop: those of the
-/// gathers issued after the awaited one, i.e. waitStage - commitStage - 1.
-FailureOr<int64_t> checkSchedule(scf::ForOp loop) {
+/// Checks the schedule: every value an op reads from another op of the
+/// body comes from an earlier stage, or from the same stage earlier in the
+/// pipelined order; a loop-carried value is yielded by an op of the same
+/// or an earlier stage than its readers; the copies come from one stage
+/// and the waits from one later stage. Returns the number of copies a wait
+/// may leave pending in the pipelined loop: those issued after the awaited
+/// one, waitStage - copyStage - 1.
+FailureOr<int64_t>
+checkSchedule(scf::ForOp loop, const DenseMap<Operation *, Placement> &place) {
   Block *body = loop.getBody();
-  for (Operation &op : body->without_terminator()) {
-    if (!op.hasAttr(kPipelineStageAttr) || !op.hasAttr(kPipelineOrderAttr))
-      return op.emitOpError("in a pipelined kernel loop has no ")
-             << kPipelineStageAttr << " or " << kPipelineOrderAttr;
-    if (getTag(&op, kPipelineStageAttr) > kMaxPipelineStage)
-      return op.emitOpError("is in pipeline stage ")
-             << getTag(&op, kPipelineStageAttr) << ", beyond the "
-             << kMaxPipelineStage << " a kernel loop may have";
-  }
-  DenseMap<Operation *, std::pair<int64_t, size_t>> place;
-  SmallVector<Operation *> ops = scheduledOps(loop);
-  for (auto [position, op] : llvm::enumerate(ops))
-    place[op] = {getTag(op, kPipelineStageAttr), position};
-  auto topLevel = [&](Operation *op) {
-    return body->findAncestorOpInBlock(*op);
-  };
+  SmallVector<Operation *> ops = scheduledOps(loop, place);
+  DenseMap<Operation *, size_t> position;
+  for (auto [index, op] : llvm::enumerate(ops))
+    position[op] = index;
   auto yielded = loop.getYieldedValues();
   for (Operation *op : ops) {
-    auto [stage, position] = place[op];
+    int64_t stage = place.lookup(op).stage;
     WalkResult walk = op->walk([&](Operation *nested) {
       for (Value operand : nested->getOperands()) {
         auto argument = dyn_cast<BlockArgument>(operand);
         if (argument && argument.getOwner() == body &&
             argument.getArgNumber() > 0) {
-          Value next = yielded[argument.getArgNumber() - 1];
           Operation *producer =
-              next.getDefiningOp() ? topLevel(next.getDefiningOp()) : nullptr;
-          if (producer && place.count(producer) &&
-              place[producer].first > stage) {
+              yielded[argument.getArgNumber() - 1].getDefiningOp();
+          producer =
+              producer ? body->findAncestorOpInBlock(*producer) : nullptr;
+          if (producer && place.lookup(producer).stage > stage) {
             op->emitOpError("in pipeline stage ")
                 << stage << " reads a loop-carried value that stage "
-                << place[producer].first << " yields";
+                << place.lookup(producer).stage << " yields";
             return WalkResult::interrupt();
           }
           continue;
         }
         Operation *definition = operand.getDefiningOp();
-        Operation *producer = definition ? topLevel(definition) : nullptr;
-        if (!producer || producer == op || !place.count(producer))
+        Operation *producer =
+            definition ? body->findAncestorOpInBlock(*definition) : nullptr;
+        if (!producer || producer == op)
           continue;
-        auto [producerStage, producerPosition] = place[producer];
+        int64_t producerStage = place.lookup(producer).stage;
         if (producerStage > stage ||
-            (producerStage == stage && producerPosition > position)) {
+            (producerStage == stage && position[producer] > position[op])) {
           op->emitOpError("in pipeline stage ")
               << stage << " reads a value of an op in stage " << producerStage
               << (producerStage == stage ? " that comes later in the order"
@@ -121,76 +182,68 @@ FailureOr<int64_t> checkSchedule(scf::ForOp loop) {
     if (walk.wasInterrupted())
       return failure();
   }
-
-  std::optional<int64_t> commitStage, waitStage;
+  std::optional<int64_t> copyStage, waitStage;
   for (Operation *op : ops) {
-    int64_t stage = place[op].first;
-    auto note = [&](std::optional<int64_t> &seen) -> LogicalResult {
-      if (seen && *seen != stage)
-        return op->emitOpError("is in pipeline stage ")
-               << stage << ", but an op like it is in stage " << *seen;
-      seen = stage;
-      return success();
-    };
-    if (isa<NVVM::CpAsyncCommitGroupOp>(op) && failed(note(commitStage)))
-      return failure();
-    if (isa<NVVM::CpAsyncWaitGroupOp>(op) && failed(note(waitStage)))
-      return failure();
+    if (!isa<GatherOp, CopyTileOp, WaitOp>(op))
+      continue;
+    std::optional<int64_t> &seen = isa<WaitOp>(op) ? waitStage : copyStage;
+    seen = place.lookup(op).stage;
   }
-  if (!commitStage || !waitStage || *waitStage <= *commitStage)
-    return loop.emitOpError("pipelined kernel loop needs its cp.async "
-                            "commits in an earlier stage than its waits");
-  return *waitStage - *commitStage - 1;
+  if (!copyStage || !waitStage || *waitStage <= *copyStage)
+    return loop.emitOpError("kernel K loop needs its ring copies in an "
+                            "earlier stage than its waits");
+  return *waitStage - *copyStage - 1;
 }
 
 struct PipelineKernelsPass
     : public vnm::impl::VNMPipelineKernelsBase<PipelineKernelsPass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](mlir::gpu::GPUFuncOp func) {
+    getOperation().walk([&](gpu::GPUFuncOp func) {
       func.walk([&](scf::ForOp loop) {
-        if (isTaggedLoop(loop))
+        if (isKernelLoop(loop))
           loops.push_back(loop);
       });
     });
-    for (scf::ForOp loop : loops) {
+    for (scf::ForOp loop : loops)
       if (failed(pipeline(loop)))
         return signalPassFailure();
-    }
-    // The tags have served; hoisted ops and the fallback loop carry them too.
-    getOperation().walk([](Operation *op) {
-      op->removeAttr(kPipelineStageAttr);
-      op->removeAttr(kPipelineOrderAttr);
-    });
   }
 
   LogicalResult pipeline(scf::ForOp loop) {
-    FailureOr<int64_t> pendingGroups = checkSchedule(loop);
-    if (failed(pendingGroups))
+    SmallVector<int64_t> depths;
+    for (WaitOp wait : loop.getBody()->getOps<WaitOp>())
+      depths.push_back(wait.getRing().getType().getStages());
+    if (llvm::any_of(depths, [&](int64_t s) { return s != depths.front(); }))
+      return loop.emitOpError("kernel K loop waits for rings of different "
+                              "depths");
+    FailureOr<DenseMap<Operation *, Placement>> place =
+        placeBody(loop, depths.front());
+    if (failed(place))
       return failure();
-    // Loop-invariant address arithmetic leaves the loop first, so that it
-    // is computed once instead of being carried between stages.
-    moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+    FailureOr<int64_t> pendingCopies = checkSchedule(loop, *place);
+    if (failed(pendingCopies))
+      return failure();
 
     scf::PipeliningOption options;
     options.getScheduleFn =
-        [](scf::ForOp forOp,
-           std::vector<std::pair<Operation *, unsigned>> &schedule) {
-          for (Operation *op : scheduledOps(forOp))
+        [&](scf::ForOp forOp,
+            std::vector<std::pair<Operation *, unsigned>> &schedule) {
+          for (Operation *op : scheduledOps(forOp, *place))
             schedule.emplace_back(
-                op, static_cast<unsigned>(getTag(op, kPipelineStageAttr)));
+                op, static_cast<unsigned>(place->lookup(op).stage));
         };
-    // In the loop, a wait leaves the later gathers in flight; in the
-    // epilogue no gathers follow, so it waits for everything.
-    int64_t pending = *pendingGroups;
+    // In the loop, a wait leaves the later copies in flight; in the
+    // epilogue no copies follow, so it waits for all of them.
+    int64_t pending = *pendingCopies;
     options.annotateFn = [pending](Operation *op,
                                    scf::PipeliningOption::PipelinerPart part,
                                    unsigned) {
-      auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op);
+      auto wait = dyn_cast<WaitOp>(op);
       if (!wait)
         return;
       bool inKernel = part == scf::PipeliningOption::PipelinerPart::Kernel;
-      wait.setN(inKernel ? pending : 0);
+      wait.setPending(inKernel ? pending : 0);
     };
     IRRewriter rewriter(loop.getContext());
     rewriter.setInsertionPoint(loop);

@@ -1,5 +1,6 @@
 // Configurations the GPU kernel does not cover are errors that say why.
 // RUN: vnm-opt %s --vnm-lower-to-gpu --split-input-file -verify-diagnostics
+// RUN: vnm-opt %s --vnm-lower-to-gpu --split-input-file -verify-diagnostics | FileCheck %s
 
 func.func @v16(%v: memref<64x2xf16>, %c: memref<4x1x4xi8>, %m: memref<64x2xi8>,
                %x: memref<8x32xf16>, %y: memref<64x32xf32>) {
@@ -33,8 +34,38 @@ func.func @dynamic_k(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64x2
 
 func.func @tensors(%v: tensor<64x2xf16>, %c: tensor<1x1x4xi8>, %m: tensor<64x2xi8>,
                    %x: tensor<8x32xf16>, %y: tensor<64x32xf32>) -> tensor<64x32xf32> {
-  // expected-error @+1 {{vnm-lower-to-gpu needs vnm.storage.spmm on memrefs; run --vnm-expand-storage and bufferization first}}
+  // expected-error @+1 {{vnm-lower-to-gpu: needs vnm.storage.spmm on memrefs; run --vnm-expand-storage and bufferization first}}
   %r = vnm.storage.spmm ins(%v, %c, %m, %x : tensor<64x2xf16>, tensor<1x1x4xi8>, tensor<64x2xi8>, tensor<8x32xf16>)
       outs(%y : tensor<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>} -> tensor<64x32xf32>
   return %r : tensor<64x32xf32>
+}
+
+// -----
+
+// A rejected op rewrites nothing: the accepted op before it gets no kernel
+// either, and the module has no gpu.module.
+// CHECK-NOT: gpu.module
+// CHECK-NOT: vnm.gpu_kernel
+func.func @one_bad(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
+                   %x: memref<8x32xf16>, %y: memref<64x32xf32>,
+                   %v16: memref<64x2xf16>, %c16: memref<4x1x4xi8>) {
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xf16>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xf16>)
+      outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU spmm kernel needs v to be a multiple of its 64-row block tile}}
+  vnm.storage.spmm ins(%v16, %c16, %m, %x : memref<64x2xf16>, memref<4x1x4xi8>, memref<64x2xi8>, memref<8x32xf16>)
+      outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 16, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+// R = K = 2^40: R * K overflows int64_t; the kernel is refused, not
+// built with wrapped 32-bit offsets.
+func.func @huge(%v: memref<1099511627776x?xf16>, %c: memref<?x?x4xi8>,
+                %m: memref<1099511627776x?xi8>, %x: memref<1099511627776x32xf16>,
+                %y: memref<1099511627776x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU spmm kernel indexes A with 32-bit offsets}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<1099511627776x?xf16>, memref<?x?x4xi8>, memref<1099511627776x?xi8>, memref<1099511627776x32xf16>)
+      outs(%y : memref<1099511627776x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
 }

@@ -518,3 +518,25 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Kernel parameter names
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  // expected-error @+1 {{'vnm_gpu.param' on argument 0 must be a string, got 3 : i64}}
+  gpu.func @k(%x: i32 {vnm_gpu.param = 3}) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{unknown vnm_gpu argument attribute 'vnm_gpu.name'}}
+  gpu.func @k(%x: i32 {vnm_gpu.name = "x"}) kernel {
+    gpu.return
+  }
+}

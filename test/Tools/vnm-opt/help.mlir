@@ -4,7 +4,9 @@
 // CHECK-DAG: --vnm-expand-storage {{ *}}- Rewrite encoded tensors into their three storage tensors
 // CHECK-DAG: --vnm-sparsify {{ *}}- Rewrite linalg matmuls
 // CHECK-DAG: --vnm-lower-to-loops {{ *}}- Lower vnm storage ops on memrefs to loops and runtime calls
-// CHECK-DAG: --vnm-lower-to-gpu {{ *}}- Generate sparse-tensor-core kernels for vnm.storage.spmm
+// CHECK-DAG: --vnm-lower-to-gpu {{ *}}- Build the vnm_gpu tile program of each vnm.storage.spmm
+// CHECK-DAG: --vnm-pipeline-kernels {{ *}}- Software-pipeline the K loops of tile programs
+// CHECK-DAG: --convert-vnm-gpu-to-nvvm {{ *}}- Lower vnm_gpu tile programs to NVVM
 // CHECK-DAG: --vnm-choose-config {{ *}}- Pick the GPU tiling (#vnm.config) of each spmm
 // CHECK-DAG: --vnm-dump-kernels {{ *}}- Write GPU binaries and launch contracts to files
 // CHECK-DAG: --vnm-lower-to-cpu-pipeline {{ *}}- Lower vnm ops on tensors to the LLVM dialect for the CPU

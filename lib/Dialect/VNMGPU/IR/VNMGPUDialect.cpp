@@ -33,3 +33,17 @@ void VNMGPUDialect::initialize() {
 #include "vnm/Dialect/VNMGPU/IR/VNMGPUOps.cpp.inc"
       >();
 }
+
+LogicalResult
+VNMGPUDialect::verifyRegionArgAttribute(Operation *op, unsigned regionIndex,
+                                        unsigned argIndex,
+                                        NamedAttribute attribute) {
+  if (attribute.getName() != kParamAttrName)
+    return op->emitError() << "unknown vnm_gpu argument attribute '"
+                           << attribute.getName().getValue() << "'";
+  if (!isa<StringAttr>(attribute.getValue()))
+    return op->emitError() << "'" << kParamAttrName << "' on argument "
+                           << argIndex << " must be a string, got "
+                           << attribute.getValue();
+  return success();
+}

@@ -30,4 +30,16 @@
 #define GET_OP_CLASSES
 #include "vnm/Dialect/VNMGPU/IR/VNMGPUOps.h.inc"
 
+namespace vnm::vnm_gpu {
+
+/// The argument attribute naming a kernel parameter (a string); launch
+/// contracts list parameters by these names.
+inline constexpr llvm::StringLiteral kParamAttrName = "vnm_gpu.param";
+
+/// Rings up to this size are static shared arrays; larger ones live in the
+/// block's dynamic shared memory, which the host must allow for the kernel.
+inline constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+} // namespace vnm::vnm_gpu
+
 #endif // VNM_DIALECT_VNMGPU_IR_VNMGPU_H

@@ -34,7 +34,11 @@ def VNMGPU_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  // Tile ops carry vnm attributes (#vnm.encoding in matrix types,
+  // #vnm.activation).
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::vnm::VNMDialect"];
+  // vnm_gpu.param on kernel arguments.
+  let hasRegionArgAttrVerify = 1;
 }
 
 #endif // VNM_DIALECT_VNMGPU_IR_VNMGPUDIALECT_TD

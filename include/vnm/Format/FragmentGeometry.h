@@ -1,20 +1,21 @@
 //===- FragmentGeometry.h - Lane-to-matrix maps of the fragments -*- C++
 //-*-===//
 //
-// One description of the fragment formulas (docs/format.md) shared by pack
-// and unpack, so the two directions cannot disagree.
+// One description of the fragment formulas (docs/format.md) shared by pack,
+// unpack and the GPU kernels that read the fragments, so that none of them
+// can disagree with the others.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VNM_LIB_FORMAT_FRAGMENTGEOMETRY_H
-#define VNM_LIB_FORMAT_FRAGMENTGEOMETRY_H
+#ifndef VNM_FORMAT_FRAGMENTGEOMETRY_H
+#define VNM_FORMAT_FRAGMENTGEOMETRY_H
 
 #include "vnm/Format/ElementType.h"
 #include "vnm/Format/StorageShape.h"
 
 #include <cstdint>
 
-namespace vnm::format::detail {
+namespace vnm::format {
 
 inline constexpr int kWarpLanes = 32;
 /// Nibble of the padding pair (0, 1).
@@ -26,6 +27,18 @@ struct FragmentGeometry {
   int64_t rowTiles = 0;
   int64_t kTiles = 0;
   int valuesPerLane = 0;
+
+  /// Values are stored tile by tile, (rowTile, kTile) in row-major order,
+  /// then lane by lane: value j of `lane` in tile (rowTile, kTile) is
+  /// element ((rowTile * kTiles + kTile) * 32 + lane) * valuesPerLane + j.
+  int64_t valuesPerTile() const { return kWarpLanes * valuesPerLane; }
+  int64_t valueIndex(int64_t rowTile, int64_t kTile, int lane, int j) const {
+    return ((rowTile * kTiles + kTile) * kWarpLanes + lane) * valuesPerLane + j;
+  }
+  /// Metadata words come in units of 32, one word per lane: a k-tile pair
+  /// of a row tile in the 16-bit class (unit rowTile * kTiles / 2 + pair),
+  /// a tile in the 8-bit class (unit rowTile * kTiles + kTile).
+  int64_t metaUnitsPerRowTile() const { return eightBit ? kTiles : kTiles / 2; }
 };
 
 FragmentGeometry getFragmentGeometry(ElementType type,
@@ -56,6 +69,6 @@ inline uint32_t encodeNibble(uint8_t i0, uint8_t i1) {
   return uint32_t(i0) | uint32_t(i1) << 2;
 }
 
-} // namespace vnm::format::detail
+} // namespace vnm::format
 
-#endif // VNM_LIB_FORMAT_FRAGMENTGEOMETRY_H
+#endif // VNM_FORMAT_FRAGMENTGEOMETRY_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VNM_LIB_CONVERSION_VNMTOGPU_KERNELIRBUILDER_H
-#define VNM_LIB_CONVERSION_VNMTOGPU_KERNELIRBUILDER_H
+#ifndef VNM_LIB_CONVERSION_VNMGPUTONVVM_KERNELIRBUILDER_H
+#define VNM_LIB_CONVERSION_VNMGPUTONVVM_KERNELIRBUILDER_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -85,4 +85,4 @@ private:
 
 } // namespace vnm::kernel
 
-#endif // VNM_LIB_CONVERSION_VNMTOGPU_KERNELIRBUILDER_H
+#endif // VNM_LIB_CONVERSION_VNMGPUTONVVM_KERNELIRBUILDER_H

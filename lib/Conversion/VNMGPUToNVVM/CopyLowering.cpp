@@ -1,0 +1,182 @@
+//===- CopyLowering.cpp - column-locs, gather and tile copy to NVVM -------===//
+//
+// A slot is filled with 16-byte cp.async.cg copies: thread tid copies
+// chunk tid % (row bytes / 16) of its rows_per_thread consecutive rows (one
+// to four whole groups, or half of one), so it reads its colidx bytes as
+// one 32-bit word per group. Rows past K and chunks starting at or past N
+// are zero-filled with a 0-byte source, which reads nothing. The copies of
+// one op form one commit group.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileLowering.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace vnm;
+using namespace vnm::kernel;
+using namespace vnm::vnm_gpu;
+using namespace vnm::vnm_gpu::lowering;
+
+namespace {
+
+/// The parts of a copy that do not depend on the row: the thread's first
+/// row and swizzled byte offset within the slot, B at its column, the
+/// row pitch in bytes, and the K bound of its chunk (0 past N).
+struct CopySetup {
+  CopyCoordinates at;
+  Value slotBase, source, ldBytes, kLimit;
+};
+
+CopySetup getCopySetup(KernelIRBuilder &kb, RingType ring,
+                       CopyLayoutAttr layout, Value slot, Value rhs, Value col,
+                       Value cols, Value ld, int64_t rowBound) {
+  CopySetup s;
+  s.at = getCopyCoordinates(kb, layout, ring.getRowBytes());
+  s.slotBase =
+      kb.add(getSlotOffset(kb, ring, slot), getCopyRowOffset(kb, ring, layout));
+  int64_t elementBytes = ring.getElementBytes();
+  Value column = kb.add(col, kb.mul(s.at.chunk, kb.c32(16 / elementBytes)));
+  s.kLimit = kb.select(kb.ult(column, cols), kb.c32(rowBound), kb.c32(0));
+  s.source =
+      kb.offsetBytes(rhs, kb.mul(kb.zext64(column), kb.c64(elementBytes)));
+  s.ldBytes = kb.zext64(kb.mul(ld, kb.c32(elementBytes)));
+  return s;
+}
+
+/// Copies row k(q) of B into row firstRow + q of the slot, q < rows per
+/// thread, and commits the copies as one group.
+void emitRowCopies(KernelIRBuilder &kb, RingType ring, CopyLayoutAttr layout,
+                   Value shared, const CopySetup &s,
+                   function_ref<Value(int64_t q)> rowOf) {
+  for (int64_t q = 0; q < layout.getRowsPerThread(); ++q) {
+    Value k = rowOf(q);
+    Value valid = kb.ult(k, s.kLimit);
+    Value from = kb.offsetBytes(s.source, kb.mul(kb.zext64(k), s.ldBytes));
+    // Row firstRow + q: firstRow is a multiple of the rows per thread, so
+    // its swizzle differs from the first row's by q % period.
+    Value to =
+        kb.offsetBytes(shared, moveSwizzledRows(kb, ring, s.slotBase, q));
+    NVVM::CpAsyncOp::create(kb.builder(), kb.location(), to, from, 16,
+                            NVVM::LoadCacheModifierKind::CG,
+                            kb.select(valid, kb.c32(16), kb.c32(0)));
+  }
+  NVVM::CpAsyncCommitGroupOp::create(kb.builder(), kb.location());
+}
+
+LogicalResult checkRing(Operation *op, RingType ring,
+                        ConversionPatternRewriter &rewriter) {
+  if (ring.getSwizzle().getChunkBytes() != 16)
+    return rewriter.notifyMatchFailure(
+        op, "the NVVM lowering swizzles 16-byte chunks only");
+  return success();
+}
+
+struct LoadColLocLowering : OpConversionPattern<LoadColLocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadColLocOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    KernelIRBuilder kb(rewriter, op.getLoc());
+    ColLocType type = op.getResult().getType();
+    CopyLayoutAttr layout = type.getLayout();
+    EncodingAttr encoding = getVNMEncoding(op.getMatrix());
+    int64_t groups = encoding.getNumGroups(op.getMatrix().getDimSize(1));
+    // A slot row is 16-byte chunks; the layout covers 4 rows per group.
+    int64_t rowBytes = layout.getThreads() * layout.getRowsPerThread() /
+                       (4 * type.getGroups()) * 16;
+    CopyCoordinates at = getCopyCoordinates(kb, layout, rowBytes);
+    Value colidx = adaptor.getColidx().front();
+    Value row = adaptor.getRow().front(), pair = adaptor.getPair().front();
+    Value blockWord =
+        kb.mul(kb.divu(row, kb.c32(encoding.getV())), kb.c32(groups));
+    Value firstGroup = kb.add(kb.mul(pair, kb.c32(type.getGroups())),
+                              kb.shru(at.firstRow, kb.c32(2)));
+    // Groups past the last read the last one's word: their rows' K (from
+    // the group index) is past K, so the gather zero-fills them whatever
+    // the word holds.
+    SmallVector<Value> words;
+    for (int64_t j = 0; j < getColLocWords(type); ++j) {
+      Value group = kb.minu(kb.add(firstGroup, kb.c32(j)), kb.c32(groups - 1));
+      Value word = kb.add(blockWord, group);
+      words.push_back(kb.loadWordsHere(
+          kb.offsetBytes(colidx, kb.mul(kb.zext64(word), kb.c64(4))), 1)[0]);
+    }
+    rewriter.replaceOpWithMultiple(op, {words});
+    return success();
+  }
+};
+
+struct GatherLowering : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RingType ring = op.getRing().getType();
+    if (failed(checkRing(op, ring, rewriter)))
+      return failure();
+    KernelIRBuilder kb(rewriter, op.getLoc());
+    CopyLayoutAttr layout = op.getColloc().getType().getLayout();
+    EncodingAttr encoding = getVNMEncoding(op.getMatrix());
+    int64_t m = encoding.getM();
+    CopySetup s = getCopySetup(
+        kb, ring, layout, adaptor.getSlot().front(), adaptor.getRhs().front(),
+        adaptor.getCol().front(), adaptor.getCols().front(),
+        adaptor.getLd().front(), op.getMatrix().getDimSize(1));
+    ValueRange words = adaptor.getColloc();
+    // Row 4j + i of the pair is row (16 pair + j) M + colloc[j][i] of B;
+    // the thread's rows start at group firstRow / 4 of the pair.
+    int64_t groupsPerSlot = ring.getRows() / 4;
+    Value pairK =
+        kb.add(kb.mul(adaptor.getPair().front(), kb.c32(groupsPerSlot * m)),
+               kb.mul(kb.shru(s.at.firstRow, kb.c32(2)), kb.c32(m)));
+    int64_t rowsPerThread = layout.getRowsPerThread();
+    // Fewer than 4 rows per thread: the thread's bytes sit higher in its
+    // group's word.
+    Value shift;
+    if (rowsPerThread < 4)
+      shift = kb.mul(kb.bitAnd(s.at.firstRow, kb.c32(3)), kb.c32(8));
+    emitRowCopies(
+        kb, ring, layout, adaptor.getRing().front(), s, [&](int64_t q) {
+          Value word = words[q / 4];
+          if (shift)
+            word = kb.shru(word, shift);
+          Value offset =
+              kb.bitAnd(kb.shru(word, kb.c32(8 * (q % 4))), kb.c32(255));
+          return kb.add(kb.add(pairK, kb.c32(q / 4 * m)), offset);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct CopyTileLowering : OpConversionPattern<CopyTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CopyTileOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RingType ring = op.getRing().getType();
+    if (failed(checkRing(op, ring, rewriter)))
+      return failure();
+    KernelIRBuilder kb(rewriter, op.getLoc());
+    CopySetup s =
+        getCopySetup(kb, ring, op.getLayout(), adaptor.getSlot().front(),
+                     adaptor.getSrc().front(), adaptor.getCol().front(),
+                     adaptor.getCols().front(), adaptor.getLd().front(),
+                     op.getRowBoundAttr().getInt());
+    Value firstK = kb.add(adaptor.getRow().front(), s.at.firstRow);
+    emitRowCopies(kb, ring, op.getLayout(), adaptor.getRing().front(), s,
+                  [&](int64_t q) { return kb.add(firstK, kb.c32(q)); });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateCopyPatterns(TypeConverter &converter,
+                                    RewritePatternSet &patterns) {
+  patterns.add<LoadColLocLowering, GatherLowering, CopyTileLowering>(
+      converter, patterns.getContext());
+}

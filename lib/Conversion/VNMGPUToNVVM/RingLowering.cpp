@@ -1,0 +1,76 @@
+//===- RingLowering.cpp - the shared ring and its waits to NVVM -----------===//
+//
+// A ring is a shared array of the kernel's gpu.module: static up to 48 KiB
+// (no opt-in needed from the host), else the block's dynamic shared memory
+// (an external array of unknown size; the launch contract gives its size).
+// A wait is cp.async.wait_group (each copy op is one commit group) and a
+// block barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileLowering.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace vnm::kernel;
+using namespace vnm::vnm_gpu;
+using namespace vnm::vnm_gpu::lowering;
+
+namespace {
+
+struct AllocRingLowering : OpConversionPattern<AllocRingOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AllocRingOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    auto module = func->getParentOfType<gpu::GPUModuleOp>();
+    if (!module)
+      return rewriter.notifyMatchFailure(op, "kernel outside a gpu.module");
+    RingType ring = op.getRing().getType();
+    bool dynamic = ring.getTotalBytes() > kMaxStaticSharedBytes;
+    // <kernel>_ring, made unique within the module.
+    std::string name = (func.getName() + "_ring").str();
+    SymbolTable symbols(module);
+    for (int suffix = 1; symbols.lookup(name); ++suffix)
+      name = (func.getName() + "_ring_" + llvm::Twine(suffix)).str();
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(func);
+      auto arrayType = LLVM::LLVMArrayType::get(
+          rewriter.getI8Type(), dynamic ? 0 : ring.getTotalBytes());
+      LLVM::GlobalOp::create(
+          rewriter, op.getLoc(), arrayType, /*isConstant=*/false,
+          dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal, name,
+          Attribute(), /*alignment=*/128, kSharedSpace);
+    }
+    Value base = LLVM::AddressOfOp::create(
+        rewriter, op.getLoc(),
+        LLVM::LLVMPointerType::get(rewriter.getContext(), kSharedSpace), name);
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+struct WaitLowering : OpConversionPattern<WaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WaitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(),
+                                     op.getPendingAttr().getInt());
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateRingPatterns(TypeConverter &converter,
+                                    RewritePatternSet &patterns) {
+  patterns.add<AllocRingLowering, WaitLowering>(converter,
+                                                patterns.getContext());
+}

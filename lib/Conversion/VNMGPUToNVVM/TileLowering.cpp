@@ -1,0 +1,121 @@
+//===- TileLowering.cpp - shared parts of the vnm_gpu to NVVM lowering ----===//
+
+#include "TileLowering.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+
+using namespace mlir;
+using namespace vnm::kernel;
+using namespace vnm::vnm_gpu;
+using namespace vnm::vnm_gpu::lowering;
+
+WarpTiles lowering::getWarpTiles(MmaLayoutAttr layout, int64_t rows,
+                                 int64_t cols) {
+  return {rows / layout.getWarpsM() / layout.getInstrM(),
+          cols / layout.getWarpsN() / layout.getInstrN()};
+}
+
+int64_t lowering::getColLocWords(ColLocType type) {
+  // A thread's rows are whole groups (four rows each), or part of one.
+  return std::max<int64_t>(type.getLayout().getRowsPerThread() / 4, 1);
+}
+
+void lowering::addTileTypeConversions(TypeConverter &converter) {
+  auto i32 = [](MLIRContext *context) { return IntegerType::get(context, 32); };
+  converter.addConversion([](MemRefType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), kGlobalSpace);
+  });
+  converter.addConversion([](RingType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), kSharedSpace);
+  });
+  converter.addConversion(
+      [i32](ColLocType type, SmallVectorImpl<Type> &results) {
+        results.append(getColLocWords(type), i32(type.getContext()));
+        return success();
+      });
+  converter.addConversion(
+      [i32](SparseAType type, SmallVectorImpl<Type> &results) {
+        WarpTiles tiles =
+            getWarpTiles(type.getLayout(), type.getRows(), type.getCols());
+        int64_t kTiles = type.getCols() / type.getLayout().getInstrK();
+        results.append(tiles.m + kTiles * tiles.m * 4, i32(type.getContext()));
+        return success();
+      });
+  converter.addConversion(
+      [i32](BFragType type, SmallVectorImpl<Type> &results) {
+        WarpTiles tiles =
+            getWarpTiles(type.getLayout(), type.getRows(), type.getCols());
+        results.append(tiles.n * 4, i32(type.getContext()));
+        return success();
+      });
+  converter.addConversion([](AccType type, SmallVectorImpl<Type> &results) {
+    WarpTiles tiles =
+        getWarpTiles(type.getLayout(), type.getRows(), type.getCols());
+    results.append(tiles.m * tiles.n * 4, type.getElementType());
+    return success();
+  });
+}
+
+ThreadCoordinates lowering::getThreadCoordinates(KernelIRBuilder &kb,
+                                                 MmaLayoutAttr layout) {
+  ThreadCoordinates c;
+  c.tid = kb.threadIdX();
+  c.lane = kb.bitAnd(c.tid, kb.c32(31));
+  Value warp = kb.shru(c.tid, kb.c32(5));
+  c.g = kb.shru(c.lane, kb.c32(2));
+  c.t = kb.bitAnd(c.lane, kb.c32(3));
+  c.warpM = kb.divu(warp, kb.c32(layout.getWarpsN()));
+  c.warpN = kb.remu(warp, kb.c32(layout.getWarpsN()));
+  return c;
+}
+
+CopyCoordinates lowering::getCopyCoordinates(KernelIRBuilder &kb,
+                                             CopyLayoutAttr layout,
+                                             int64_t rowBytes) {
+  Value tid = kb.threadIdX();
+  Value chunksPerRow = kb.c32(rowBytes / 16);
+  return {kb.mul(kb.divu(tid, chunksPerRow), kb.c32(layout.getRowsPerThread())),
+          kb.remu(tid, chunksPerRow)};
+}
+
+Value lowering::getSwizzledOffset(KernelIRBuilder &kb, RingType ring, Value row,
+                                  Value chunk) {
+  SwizzleAttr swizzle = ring.getSwizzle();
+  Value swizzled = chunk;
+  if (swizzle.getPeriod() > 1)
+    swizzled =
+        kb.bitXor(chunk, kb.bitAnd(row, kb.c32(swizzle.getPeriod() - 1)));
+  // The swizzle permutes chunks of swizzle.getChunkBytes(); a copy chunk of
+  // 16 bytes is a whole number of them (or the swizzle chunk is 16).
+  return kb.add(kb.mul(row, kb.c32(ring.getRowBytes())),
+                kb.mul(swizzled, kb.c32(16)));
+}
+
+Value lowering::moveSwizzledRows(KernelIRBuilder &kb, RingType ring,
+                                 Value offset, int64_t dr) {
+  int64_t period = ring.getSwizzle().getPeriod();
+  Value moved = offset;
+  if (period > 1 && dr % period != 0)
+    moved = kb.bitXor(moved, kb.c32(16 * (dr % period)));
+  if (dr != 0)
+    moved = kb.add(moved, kb.c32(dr * ring.getRowBytes()));
+  return moved;
+}
+
+Value lowering::getSlotOffset(KernelIRBuilder &kb, RingType ring, Value slot) {
+  return kb.mul(slot, kb.c32(ring.getSlotBytes()));
+}
+
+Value lowering::getFragmentLaneOffset(KernelIRBuilder &kb, RingType ring,
+                                      MmaLayoutAttr layout, int64_t cols) {
+  ThreadCoordinates at = getThreadCoordinates(kb, layout);
+  WarpTiles tiles = getWarpTiles(layout, layout.getInstrK(), cols);
+  Value warpChunk = kb.mul(at.warpN, kb.c32(tiles.n));
+  return getSwizzledOffset(kb, ring, at.lane, warpChunk);
+}
+
+Value lowering::getCopyRowOffset(KernelIRBuilder &kb, RingType ring,
+                                 CopyLayoutAttr layout) {
+  CopyCoordinates at = getCopyCoordinates(kb, layout, ring.getRowBytes());
+  return getSwizzledOffset(kb, ring, at.firstRow, at.chunk);
+}

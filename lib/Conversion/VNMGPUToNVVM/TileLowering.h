@@ -1,0 +1,92 @@
+//===- TileLowering.h - shared parts of the vnm_gpu to NVVM lowering -*- C++
+//-*-===//
+//
+// What every op pattern of convert-vnm-gpu-to-nvvm shares: how tile values
+// become per-thread registers (the type conversion), the thread's place in
+// a layout, the shared-memory swizzle, and the populate functions of the
+// per-family pattern files.
+//
+// Lane notation as in the PTX ISA: lane l, g = l >> 2, t = l & 3.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_LIB_CONVERSION_VNMGPUTONVVM_TILELOWERING_H
+#define VNM_LIB_CONVERSION_VNMGPUTONVVM_TILELOWERING_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
+
+#include "KernelIRBuilder.h"
+
+namespace vnm::vnm_gpu::lowering {
+
+/// The instruction tiles one warp holds of a tile of `rows` x `cols`:
+/// m16 tiles down, n8 tiles across.
+struct WarpTiles {
+  int64_t m = 0, n = 0;
+};
+WarpTiles getWarpTiles(MmaLayoutAttr layout, int64_t rows, int64_t cols);
+
+/// Per-thread registers of each tile type: accumulators 4 per m16 x n8
+/// tile; B fragments 4 words per n8 tile; sparse A one metadata word per
+/// m16 tile followed by 4 value words per (k-tile of the pair, m16 tile);
+/// column-locs one 32-bit word per group of the thread's rows.
+int64_t getColLocWords(ColLocType type);
+void addTileTypeConversions(mlir::TypeConverter &converter);
+
+/// The thread's coordinates in an MMA layout.
+struct ThreadCoordinates {
+  mlir::Value tid, lane, g, t, warpM, warpN;
+};
+ThreadCoordinates getThreadCoordinates(kernel::KernelIRBuilder &kb,
+                                       MmaLayoutAttr layout);
+
+/// The thread's first row and 16-byte chunk in a copy that `layout`
+/// distributes over rows of `rowBytes` bytes.
+struct CopyCoordinates {
+  mlir::Value firstRow, chunk;
+};
+CopyCoordinates getCopyCoordinates(kernel::KernelIRBuilder &kb,
+                                   CopyLayoutAttr layout, int64_t rowBytes);
+
+/// Byte offset of 16-byte chunk `chunk` of row `row` in a slot of `ring`
+/// (i32 values), per the ring's swizzle.
+mlir::Value getSwizzledOffset(kernel::KernelIRBuilder &kb, RingType ring,
+                              mlir::Value row, mlir::Value chunk);
+
+/// `offset` (of row r, chunk c) moved to row r + dr, for dr below the
+/// alignment of r in the swizzle period (so that (r + dr) % period =
+/// (r % period) ^ dr).
+mlir::Value moveSwizzledRows(kernel::KernelIRBuilder &kb, RingType ring,
+                             mlir::Value offset, int64_t dr);
+
+/// Byte offset within a slot of the row and first n8 chunk that this lane
+/// addresses for ldmatrix when loading a B fragment of `cols` columns:
+/// row = lane, chunk = the warp's first n8 tile.
+mlir::Value getFragmentLaneOffset(kernel::KernelIRBuilder &kb, RingType ring,
+                                  MmaLayoutAttr layout, int64_t cols);
+
+/// Byte offset within a slot of the thread's first row and chunk in a copy.
+mlir::Value getCopyRowOffset(kernel::KernelIRBuilder &kb, RingType ring,
+                             CopyLayoutAttr layout);
+
+/// The shared-memory address of the first byte of `slot` of a ring whose
+/// base pointer is `base`.
+mlir::Value getSlotOffset(kernel::KernelIRBuilder &kb, RingType ring,
+                          mlir::Value slot);
+
+void populateRingPatterns(mlir::TypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
+void populateCopyPatterns(mlir::TypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
+void populateFragmentPatterns(mlir::TypeConverter &converter,
+                              mlir::RewritePatternSet &patterns);
+void populateMmaSpM16N8K32Patterns(mlir::TypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
+void populateEpiloguePatterns(mlir::TypeConverter &converter,
+                              mlir::RewritePatternSet &patterns);
+
+} // namespace vnm::vnm_gpu::lowering
+
+#endif // VNM_LIB_CONVERSION_VNMGPUTONVVM_TILELOWERING_H

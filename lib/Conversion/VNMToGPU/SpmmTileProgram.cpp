@@ -1,0 +1,158 @@
+//===- SpmmTileProgram.cpp - the tile program of an mma.sp spmm -----------===//
+
+#include "SpmmTileProgram.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
+
+using namespace mlir;
+using namespace vnm;
+using namespace vnm::kernel;
+using namespace vnm::vnm_gpu;
+
+namespace {
+
+/// The layouts and types of one kernel's tile program.
+struct TileTypes {
+  RankedTensorType matrix;
+  RingType ring;
+  CopyLayoutAttr copy;
+  ColLocType colloc;
+  SparseAType a;
+  BFragType b;
+  AccType acc;
+
+  TileTypes(MLIRContext *context, const SpmmKernelConfig &cfg) {
+    matrix =
+        RankedTensorType::get({cfg.rows, cfg.cols}, cfg.elementType,
+                              EncodingAttr::get(context, cfg.v, cfg.n, cfg.m));
+    // 16-byte chunks XOR-swizzled over 8 rows: the eight rows of an
+    // ldmatrix phase fall into eight different bank groups.
+    ring = RingType::get(context, cfg.stages, SpmmKernelConfig::kSlotRows,
+                         cfg.blockN, cfg.elementType,
+                         SwizzleAttr::get(context, 16, 8));
+    int64_t chunksPerRow = ring.getRowBytes() / 16;
+    copy = CopyLayoutAttr::get(context, cfg.threads(),
+                               SpmmKernelConfig::kSlotRows * chunksPerRow /
+                                   cfg.threads());
+    colloc = ColLocType::get(context, SpmmKernelConfig::kSlotRows / 4, copy);
+    auto layout = MmaLayoutAttr::get(context, MmaGeometry::mma_sp_m16n8k32,
+                                     cfg.warpsM, cfg.warpsN);
+    a = SparseAType::get(context, cfg.blockM, 64, cfg.elementType, layout);
+    b = BFragType::get(context, layout.getInstrK(), cfg.blockN, cfg.elementType,
+                       layout);
+    acc = AccType::get(context, cfg.blockM, cfg.blockN,
+                       Float32Type::get(context), layout);
+  }
+};
+
+struct KernelArguments {
+  Value values, meta, colidx, rhs, out, bias, n, ldb, ldc;
+};
+
+} // namespace
+
+gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
+                                                 gpu::GPUModuleOp module,
+                                                 StringRef name,
+                                                 const SpmmKernelConfig &cfg) {
+  OpBuilder::InsertionGuard guard(builder);
+  MLIRContext *context = builder.getContext();
+  Location loc = module.getLoc();
+  builder.setInsertionPointToEnd(module.getBody());
+  TileTypes types(context, cfg);
+
+  auto flat = [](Type element) {
+    return MemRefType::get({ShapedType::kDynamic}, element);
+  };
+  Type i32 = builder.getI32Type();
+  std::pair<const char *, Type> parameters[] = {
+      {"frag_values", flat(cfg.elementType)},
+      {"frag_meta", flat(i32)},
+      {"colidx", flat(i32)},
+      {"rhs", flat(cfg.elementType)},
+      {"out", flat(cfg.resultType)},
+      {"bias", flat(cfg.resultType)},
+      {"n", i32},
+      {"ldb", i32},
+      {"ldc", i32}};
+  SmallVector<Type> argTypes;
+  for (auto &parameter : parameters)
+    argTypes.push_back(parameter.second);
+  auto func = gpu::GPUFuncOp::create(builder, loc, name,
+                                     builder.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(cfg.threads()), 1, 1}));
+  // At ptxas's register choice the kernel runs 3 blocks (12 warps) per
+  // multiprocessor; `minBlocksPerSM` asks for more by capping registers.
+  if (cfg.minBlocksPerSM > 0)
+    func->setAttr("nvvm.minctasm",
+                  builder.getI32IntegerAttr(cfg.minBlocksPerSM));
+  for (auto [index, parameter] : llvm::enumerate(parameters))
+    func.setArgAttr(index, kParamAttrName,
+                    builder.getStringAttr(parameter.first));
+
+  Block &body = func.getBody().front();
+  builder.setInsertionPointToStart(&body);
+  ValueRange args = body.getArguments();
+  KernelArguments arg{args[0], args[1], args[2], args[3], args[4],
+                      args[5], args[6], args[7], args[8]};
+  auto c32 = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, value, 32);
+  };
+  auto blockOffset = [&](gpu::Dimension dim, int64_t tile) -> Value {
+    Value id = gpu::BlockIdOp::create(builder, loc, dim);
+    return arith::MulIOp::create(
+        builder, loc, arith::IndexCastOp::create(builder, loc, i32, id),
+        c32(tile));
+  };
+  Value row = blockOffset(gpu::Dimension::y, cfg.blockM);
+  Value col = blockOffset(gpu::Dimension::x, cfg.blockN);
+  Value ring = AllocRingOp::create(builder, loc, types.ring);
+  Value zero = ZeroOp::create(builder, loc, types.acc);
+  TypeAttr matrix = TypeAttr::get(types.matrix);
+
+  Value lower = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value upper = arith::ConstantIndexOp::create(builder, loc, cfg.kTilePairs());
+  Value step = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto loop = scf::ForOp::create(
+      builder, loc, lower, upper, step, ValueRange{zero},
+      [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
+        Value pair = arith::IndexCastOp::create(b, loc, i32, iv);
+        Value slot = arith::RemUIOp::create(b, loc, pair, c32(cfg.stages));
+        if (cfg.identityGather()) {
+          Value first = arith::MulIOp::create(b, loc, pair,
+                                              c32(SpmmKernelConfig::kSlotRows));
+          CopyTileOp::create(b, loc, arg.rhs, first, col,
+                             b.getI64IntegerAttr(cfg.cols), arg.n, arg.ldb,
+                             ring, slot, types.copy);
+        } else {
+          Value colloc = LoadColLocOp::create(b, loc, types.colloc, arg.colidx,
+                                              row, pair, matrix);
+          GatherOp::create(b, loc, arg.rhs, pair, col, colloc, arg.n, arg.ldb,
+                           ring, slot, matrix);
+        }
+        Value a = LoadSparseAOp::create(b, loc, types.a, arg.values, arg.meta,
+                                        row, pair, matrix);
+        WaitOp::create(b, loc, ring, b.getI64IntegerAttr(0));
+        Value sum = acc[0];
+        for (int64_t kStep = 0; kStep < 2; ++kStep) {
+          Value fragment =
+              LoadBOp::create(b, loc, types.b, ring, slot,
+                              b.getI64IntegerAttr(kStep * types.b.getRows()));
+          sum = MmaSpOp::create(b, loc, types.acc, a,
+                                b.getI64IntegerAttr(kStep), fragment, sum);
+        }
+        scf::YieldOp::create(b, loc, sum);
+      });
+  EpilogueOp::create(builder, loc, loop.getResult(0), arg.out, row, col,
+                     static_cast<uint64_t>(cfg.rows), arg.n, arg.ldc,
+                     cfg.hasBias ? arg.bias : Value(), Value(), Value(),
+                     cfg.accumulate, cfg.activation);
+  gpu::ReturnOp::create(builder, loc);
+  return func;
+}

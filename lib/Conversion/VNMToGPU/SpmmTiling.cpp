@@ -1,0 +1,61 @@
+//===- SpmmTiling.cpp - the mma.sp spmm kernel recipe ---------------------===//
+
+#include "SpmmTiling.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace vnm;
+using namespace vnm::kernel;
+
+std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
+  if (!config.elementType.isF16() && !config.elementType.isBF16())
+    return "the GPU spmm kernel takes f16 or bf16 operands";
+  if (!isa<FloatType>(config.resultType))
+    return "the GPU spmm kernel writes f16, bf16 or f32 results";
+  if ((config.blockM != 32 * config.warpsM &&
+       config.blockM != 64 * config.warpsM) ||
+      config.blockN != 128 || (config.warpsN != 2 && config.warpsN != 4) ||
+      (config.blockM != 64 && config.blockM != 128))
+    return "the GPU spmm kernel supports 64 x 128 and 128 x 128 block tiles "
+           "of 32- or 64-row warp tiles over 2 or 4 columns of warps";
+  if (!blockRowsFitFormat(config.blockM, config.v, config.m))
+    return "the GPU spmm kernel needs v to be a multiple of its " +
+           std::to_string(config.blockM) +
+           "-row block tile unless m = 4 (v = 16 and 32 run on the CPU path "
+           "for now)";
+  if (config.rows <= 0 || config.cols <= 0)
+    return "the GPU spmm kernel needs a static, non-empty R x K operand";
+  // A is addressed with 32-bit element offsets; the product is checked
+  // without overflowing.
+  int64_t elements = 0;
+  if (llvm::MulOverflow(config.rows, config.cols, elements) ||
+      elements >= (int64_t(1) << 31))
+    return "the GPU spmm kernel indexes A with 32-bit offsets";
+  return "";
+}
+
+bool vnm::kernel::blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m) {
+  return m == 4 || v % blockRows == 0;
+}
+
+ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
+                                         int64_t m,
+                                         const TilingOptions &options) {
+  int64_t blockRows = options.blockRows;
+  if (!blockRows)
+    blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;
+  int64_t warpRows = options.warpRows ? options.warpRows : 32;
+  int64_t warpsN = options.warpsN ? options.warpsN : 2;
+  int64_t stages = options.stages ? options.stages : 3;
+  int64_t warps = blockRows / warpRows * warpsN;
+  // 16 warps per multiprocessor (128 registers per thread): left alone,
+  // ptxas takes up to 190 registers and fits 12 warps or fewer, which
+  // measured up to 15% slower (bench/results/ANALYSIS.md). 64-row warp
+  // tiles hold 128 accumulators per thread: 8 warps.
+  int64_t blocksPerSM = options.blocksPerSM;
+  if (blocksPerSM < 0)
+    blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
+  return ConfigAttr::get(context, blockRows, 128, blockRows / warpRows, warpsN,
+                         stages, blocksPerSM);
+}

@@ -1,0 +1,94 @@
+//===- SpmmTiling.h - the mma.sp spmm kernel recipe -------------*- C++ -*-===//
+//
+// What one mma.sp kernel computes and how it is tiled: Y = act(A * B [+ Y]
+// [+ bias]) for an R x K V:N:M matrix A (f16/bf16, in the format library's
+// fragment layout), a dense K x N matrix B and f32 accumulation.
+//
+// * A thread block owns a BM x BN tile of Y (BM rows inside one V block, so
+//   one column-loc serves the whole tile, unless M = 4); BM = 64 or 128,
+//   BN = 128; warp tiles of 32 or 64 rows by 64 (or 32) columns.
+// * The K loop walks pairs of k-tiles (a k-tile = 8 groups = one m16n8k32
+//   mma.sp step); each pair's 64 gathered rows of B fill one slot of an
+//   S-stage shared ring.
+//
+// SpmmTileProgram.cpp turns a recipe into a vnm_gpu tile program.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_LIB_CONVERSION_VNMTOGPU_SPMMTILING_H
+#define VNM_LIB_CONVERSION_VNMTOGPU_SPMMTILING_H
+
+#include "mlir/IR/MLIRContext.h"
+
+#include "vnm/Dialect/VNM/IR/VNM.h"
+
+#include <string>
+
+namespace vnm::kernel {
+
+struct SpmmKernelConfig {
+  // Problem (static except N).
+  mlir::Type elementType; ///< f16 or bf16
+  mlir::Type resultType;  ///< f16, bf16 or f32
+  int64_t v = 0, n = 0, m = 0;
+  int64_t rows = 0, cols = 0; ///< R, K
+  bool accumulate = false;
+  bool hasBias = false;
+  Activation activation = Activation::none;
+
+  // Tiling.
+  int64_t blockM = 64, blockN = 128, warpsM = 2, warpsN = 2, stages = 3;
+  /// Resident blocks per multiprocessor to ask ptxas for (0: its choice).
+  int64_t minBlocksPerSM = 0;
+
+  int64_t threads() const { return 32 * warpsM * warpsN; }
+  /// Takes the tiling of a #vnm.config.
+  void applyConfig(ConfigAttr config) {
+    blockM = config.getBlockRows();
+    blockN = config.getBlockCols();
+    warpsM = config.getWarpsM();
+    warpsN = config.getWarpsN();
+    stages = config.getStages();
+    minBlocksPerSM = config.getBlocksPerSM();
+  }
+  int64_t groups() const { return (cols + m - 1) / m; }
+  /// With M = 4 every group keeps all four of its columns (colidx is 0 1 2 3
+  /// throughout), so pair p's gathered rows are B's rows 64 p .. 64 p + 63
+  /// for every V block: B is copied as a dense tile and block tiles may
+  /// span V blocks.
+  bool identityGather() const { return m == 4; }
+  /// k-tiles holding data (8 groups each).
+  int64_t dataKTiles() const { return (groups() + 7) / 8; }
+  int64_t kTilePairs() const { return (dataKTiles() + 1) / 2; }
+  /// Rows of B one ring slot holds: a k-tile pair's 16 groups x 4 columns.
+  static constexpr int64_t kSlotRows = 64;
+  int64_t gridY() const { return (rows + blockM - 1) / blockM; }
+};
+
+/// Whether a block tile of `blockRows` rows fits the V:N:M format: inside
+/// one V block, or anywhere when M = 4 (see identityGather).
+bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
+
+/// Tiling asked for by pass options; 0 (-1 for blocksPerSM) chooses.
+struct TilingOptions {
+  int64_t blockRows = 0, warpRows = 0, warpsN = 0, stages = 0, blocksPerSM = -1;
+};
+
+/// The tiling vnm-choose-config gives a matrix in the V:N:M format;
+/// nonzero block rows, warp rows and warps n, and blocks per SM >= 0 (0:
+/// registers left to ptxas) override it.
+///
+/// 128-row tiles where the format allows them (half the gather traffic per
+/// row; as fast as 64-row tiles or faster on the H200), else 64-row tiles;
+/// 32 x 64 warp tiles (two columns of warps); 16 warps per multiprocessor
+/// (128 registers per thread), or 8 with 64-row warp tiles.
+/// bench/results/ANALYSIS.md has the numbers.
+ConfigAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v, int64_t m,
+                            const TilingOptions &options);
+
+/// Why `config` cannot be generated, or an empty string.
+std::string checkSpmmKernelConfig(const SpmmKernelConfig &config);
+
+} // namespace vnm::kernel
+
+#endif // VNM_LIB_CONVERSION_VNMTOGPU_SPMMTILING_H

@@ -1,0 +1,64 @@
+// convert-vnm-gpu-to-nvvm: sparse A fragments from global memory and B
+// fragments from a ring slot (in a minimal kernel that consumes them).
+// RUN: vnm-opt %s --pass-pipeline="builtin.module(gpu.module(convert-vnm-gpu-to-nvvm,canonicalize))" | FileCheck %s
+
+!w = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
+!w4 = tensor<1000x256xf16, #vnm.encoding<v = 16, n = 2, m = 4>>
+#L = #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>
+#L4 = #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>
+!ring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+
+// 64 rows over 2 warp rows: 2 m16 tiles per warp, so 2 metadata words and
+// 2 x 2 16-byte value loads per lane, that stay where they are issued. The
+// fragment arrays of 4096 x 4096 (64:2:8) have 64 k-tiles: metadata word
+// (row tile * 32 + pair) * 32 + lane, values (row tile * 64 + k-tile) * 256
+// + lane * 8. B: one ldmatrix.x4.trans per n8 tile of the warp (128
+// columns over 2 warp columns: 8), lane l at row l of the k-tile;
+// offset(32) starts 32 rows (8192 bytes) into the slot.
+// CHECK-LABEL: gpu.func @fragments
+// CHECK: arith.muli %{{.*}}, %c32_i32
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
+// CHECK: arith.muli %{{.*}}, %c64_i32
+// CHECK: arith.muli %{{.*}}, %c256_i32
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l"
+// CHECK-COUNT-3: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
+// CHECK-NOT: arith.minui
+// CHECK: arith.addi %{{.*}}, %c8192_i32
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-7: nvvm.ldmatrix
+// CHECK-NOT: nvvm.ldmatrix
+gpu.module @m {
+  gpu.func @fragments(%values: memref<?xf16>, %meta: memref<?xi32>, %i: i32,
+                      %out: memref<?xf32>) kernel {
+    %ring = vnm_gpu.alloc_ring : !ring
+    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !w}
+        : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xf16, #L>
+    %b = vnm_gpu.load_b %ring[%i] offset(32) : !ring -> !vnm_gpu.b_frag<32x128xf16, #L>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #L>
+    %acc = vnm_gpu.mma_sp %a[1], %b, %z : !vnm_gpu.sparse_a<64x64xf16, #L>,
+        !vnm_gpu.b_frag<32x128xf16, #L>, !vnm_gpu.acc<64x128xf32, #L>
+    vnm_gpu.epilogue %acc into %out[%i, %i] bounds(4096, %i) ld(%i)
+        : !vnm_gpu.acc<64x128xf32, #L>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// A 128-row tile over V = 16 blocks (M = 4) reads row tiles past the
+// fragment arrays' 63 (1008 rows) from the last one.
+// CHECK-LABEL: gpu.func @clamped
+// CHECK: arith.minui %{{.*}}, %c62_i32
+gpu.module @clamped {
+  gpu.func @clamped(%values: memref<?xf16>, %meta: memref<?xi32>, %i: i32,
+                    %out: memref<?xf32>) kernel {
+    %ring = vnm_gpu.alloc_ring : !ring
+    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !w4}
+        : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<128x64xf16, #L4>
+    %b = vnm_gpu.load_b %ring[%i] offset(0) : !ring -> !vnm_gpu.b_frag<32x128xf16, #L4>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<128x128xf32, #L4>
+    %acc = vnm_gpu.mma_sp %a[0], %b, %z : !vnm_gpu.sparse_a<128x64xf16, #L4>,
+        !vnm_gpu.b_frag<32x128xf16, #L4>, !vnm_gpu.acc<128x128xf32, #L4>
+    vnm_gpu.epilogue %acc into %out[%i, %i] bounds(1000, %i) ld(%i)
+        : !vnm_gpu.acc<128x128xf32, #L4>, memref<?xf32>
+    gpu.return
+  }
+}
