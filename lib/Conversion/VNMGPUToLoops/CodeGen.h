@@ -60,16 +60,16 @@ public:
   /// lies outside the buffer.
   mlir::Value loadChecked(mlir::Value memref, mlir::Value position,
                           llvm::StringRef message);
-  void storeChecked(mlir::Value value, mlir::Value memref,
-                    mlir::Value position, llvm::StringRef message);
+  void storeChecked(mlir::Value value, mlir::Value memref, mlir::Value position,
+                    llvm::StringRef message);
 
   /// Runs `body` for every point of the box [0, shape) (row-major loops).
   void forEach(llvm::ArrayRef<int64_t> shape,
                llvm::function_ref<void(mlir::ValueRange)> body);
   /// Folds `step(k, carried)` over k in [0, count), starting from `init`.
-  mlir::Value reduce(int64_t count, mlir::Value init,
-                     llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)>
-                         step);
+  mlir::Value
+  reduce(int64_t count, mlir::Value init,
+         llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> step);
   void ifThen(mlir::Value condition, llvm::function_ref<void()> body);
   /// `condition ? thenValue() : elseValue()`, where only the taken branch
   /// runs (for loads that are only safe when the condition holds).

@@ -34,10 +34,10 @@ bool isTileOp(Operation *op) {
 }
 
 bool isTileProgram(mlir::gpu::GPUFuncOp func) {
-  return func.walk([](Operation *op) {
-               return isTileOp(op) ? WalkResult::interrupt()
-                                   : WalkResult::advance();
-             })
+  return func
+      .walk([](Operation *op) {
+        return isTileOp(op) ? WalkResult::interrupt() : WalkResult::advance();
+      })
       .wasInterrupted();
 }
 
@@ -81,7 +81,8 @@ func::FuncOp buildHost(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   SmallVector<Type> argTypes(kernel.getArgumentTypes());
   argTypes.append({b.getIndexType(), b.getIndexType()});
-  auto host = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  auto host =
+      func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   host->setAttr("llvm.emit_c_interface", b.getUnitAttr());
   Block *entry = host.addEntryBlock();
   b.setInsertionPointToStart(entry);
@@ -101,8 +102,8 @@ func::FuncOp buildHost(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
   for (Operation &op : kernel.getBody().front().without_terminator())
     b.clone(op, mapping);
 
-  Value blockIds[3] = {blocks.getInductionVar(),
-                       rowsOfBlocks.getInductionVar(), Value()};
+  Value blockIds[3] = {blocks.getInductionVar(), rowsOfBlocks.getInductionVar(),
+                       Value()};
   Value gridDims[3] = {gridX, gridY, Value()};
   SmallVector<Operation *> gpuOps;
   blocks.getBody()->walk([&](Operation *op) {
@@ -114,14 +115,14 @@ func::FuncOp buildHost(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
     OpBuilder at(op);
     if (auto id = dyn_cast<mlir::gpu::BlockIdOp>(op)) {
       auto dim = static_cast<unsigned>(id.getDimension());
-      id.replaceAllUsesWith(blockIds[dim] ? blockIds[dim]
-                                          : arith::ConstantIndexOp::create(
-                                                at, op->getLoc(), 0));
+      id.replaceAllUsesWith(
+          blockIds[dim] ? blockIds[dim]
+                        : arith::ConstantIndexOp::create(at, op->getLoc(), 0));
     } else if (auto size = dyn_cast<mlir::gpu::GridDimOp>(op)) {
       auto dim = static_cast<unsigned>(size.getDimension());
-      size.replaceAllUsesWith(gridDims[dim] ? gridDims[dim]
-                                            : arith::ConstantIndexOp::create(
-                                                  at, op->getLoc(), 1));
+      size.replaceAllUsesWith(
+          gridDims[dim] ? gridDims[dim]
+                        : arith::ConstantIndexOp::create(at, op->getLoc(), 1));
     }
     op->erase();
   }
@@ -137,9 +138,11 @@ LogicalResult lowerTileOp(Operation *op, const TileStorage &storage) {
       .Case([&](vnm_gpu::CopyTileOp x) { return lowerCopyTile(x, storage); })
       .Case([&](vnm_gpu::WaitOp x) { return lowerWait(x, storage); })
       .Case([&](vnm_gpu::LoadBOp x) { return lowerLoadB(x, storage); })
-      .Case([&](vnm_gpu::LoadColLocOp x) { return lowerLoadColLoc(x, storage); })
       .Case(
-          [&](vnm_gpu::LoadSparseAOp x) { return lowerLoadSparseA(x, storage); })
+          [&](vnm_gpu::LoadColLocOp x) { return lowerLoadColLoc(x, storage); })
+      .Case([&](vnm_gpu::LoadSparseAOp x) {
+        return lowerLoadSparseA(x, storage);
+      })
       .Case([&](vnm_gpu::MmaSpOp x) { return lowerMmaSp(x, storage); })
       .Case([&](vnm_gpu::ZeroOp x) { return lowerZero(x, storage); })
       .Case([&](vnm_gpu::EpilogueOp x) { return lowerEpilogue(x, storage); })
@@ -153,8 +156,8 @@ LogicalResult lowerTileOp(Operation *op, const TileStorage &storage) {
 LogicalResult lowerTileProgram(func::FuncOp host) {
   TileStorage storage(host);
   auto &blockLoops = host.getBody().front();
-  auto rowsOfBlocks = cast<scf::ForOp>(
-      *llvm::find_if(blockLoops, [](Operation &op) { return isa<scf::ForOp>(op); }));
+  auto rowsOfBlocks = cast<scf::ForOp>(*llvm::find_if(
+      blockLoops, [](Operation &op) { return isa<scf::ForOp>(op); }));
   Block *body = cast<scf::ForOp>(rowsOfBlocks.getBody()->front()).getBody();
   if (failed(storage.assign(body)))
     return failure();

@@ -58,14 +58,14 @@ LogicalResult vnm::gpu_loops::lowerEpilogue(vnm_gpu::EpilogueOp op,
       if (op.getAccumulate())
         x = loops::add(
             b, loc, x,
-            loops::widen(b, loc, cg.loadChecked(op.getOut(), position,
-                                                outMessage),
+            loops::widen(b, loc,
+                         cg.loadChecked(op.getOut(), position, outMessage),
                          computeType));
       if (Value bias = op.getBias())
-        x = loops::add(
-            b, loc, x,
-            loops::widen(b, loc, cg.loadChecked(bias, row, biasMessage),
-                         computeType));
+        x = loops::add(b, loc, x,
+                       loops::widen(b, loc,
+                                    cg.loadChecked(bias, row, biasMessage),
+                                    computeType));
       x = loops::applyActivation(b, loc, x, op.getActivation());
       cg.storeChecked(loops::narrow(b, loc, x, outType), op.getOut(), position,
                       outMessage);

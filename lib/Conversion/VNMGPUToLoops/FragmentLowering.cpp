@@ -63,8 +63,8 @@ LogicalResult vnm::gpu_loops::lowerLoadColLoc(vnm_gpu::LoadColLocOp op,
   Type i32 = b.getI32Type();
   std::string outOfBounds = describeFailure(op, "reads colidx out of bounds");
   cg.forEach({op.getResult().getType().getGroups()}, [&](ValueRange iv) {
-    Value group = cg.minu(cg.add(firstGroup, iv[0]),
-                          cg.index(matrix.groups() - 1));
+    Value group =
+        cg.minu(cg.add(firstGroup, iv[0]), cg.index(matrix.groups() - 1));
     Value word =
         cg.loadChecked(op.getColidx(), cg.add(firstWord, group), outOfBounds);
     for (int64_t i = 0; i < 4; ++i) {
@@ -110,15 +110,14 @@ LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
 
     // Metadata: word 4 g + 2 s + h of pair (rowTile, pair) holds rows g
     // (low half) and g + 8 (high half) of chunk h of k-tile 2 pair + s.
-    Value pairWord = cg.mul(
-        cg.add(cg.mul(rowTile, c(matrix.kTiles() / 2)), pair), c(32));
-    Value wordIndex = cg.add(
-        pairWord, cg.add(cg.mul(g, c(4)), cg.add(cg.mul(s, c(2)), h)));
+    Value pairWord =
+        cg.mul(cg.add(cg.mul(rowTile, c(matrix.kTiles() / 2)), pair), c(32));
+    Value wordIndex =
+        cg.add(pairWord, cg.add(cg.mul(g, c(4)), cg.add(cg.mul(s, c(2)), h)));
     Value word = cg.loadChecked(op.getMeta(), wordIndex, metaOutOfBounds);
     Value shift = arith::IndexCastOp::create(
         b, op.getLoc(), i32, cg.add(cg.mul(upperHalf, c(16)), cg.mul(t, c(4))));
-    Value nibble =
-        cg.bitAnd(cg.shru(word, shift), cg.integer(i32, 15));
+    Value nibble = cg.bitAnd(cg.shru(word, shift), cg.integer(i32, 15));
     Value position0 = cg.bitAnd(nibble, cg.integer(i32, 3));
     Value position1 = cg.shru(nibble, cg.integer(i32, 2));
 
@@ -131,8 +130,8 @@ LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
     Value first = cg.add(cg.mul(cg.add(cg.mul(tile, c(32)), lane), c(8)),
                          cg.mul(reg, c(2)));
     Value value0 = cg.loadChecked(op.getValues(), first, valuesOutOfBounds);
-    Value value1 = cg.loadChecked(op.getValues(), cg.add(first, c(1)),
-                                  valuesOutOfBounds);
+    Value value1 =
+        cg.loadChecked(op.getValues(), cg.add(first, c(1)), valuesOutOfBounds);
 
     Value zero = cg.zero(element);
     for (int64_t q = 0; q < 4; ++q) {
@@ -157,21 +156,15 @@ LogicalResult vnm::gpu_loops::lowerMmaSp(vnm_gpu::MmaSpOp op,
   Type accType = op.getAcc().getType().getElementType();
   int64_t depth = op.getB().getType().getRows();
   Value firstColumn = cg.index(op.getStepAttr().getInt() * depth);
-  cg.forEach(cast<MemRefType>(result.getType()).getShape(),
-             [&](ValueRange iv) {
-               Value sum = cg.reduce(
-                   depth, cg.load(acc, iv), [&](Value k, Value partial) {
-                     Value x = loops::widen(
-                         b, loc, cg.load(a, {iv[0], cg.add(firstColumn, k)}),
-                         accType);
-                     Value y =
-                         loops::widen(b, loc, cg.load(bFrag, {k, iv[1]}),
-                                      accType);
-                     return loops::add(b, loc, partial,
-                                       loops::mul(b, loc, x, y));
-                   });
-               cg.store(sum, result, iv);
-             });
+  cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
+    Value sum = cg.reduce(depth, cg.load(acc, iv), [&](Value k, Value partial) {
+      Value x = loops::widen(
+          b, loc, cg.load(a, {iv[0], cg.add(firstColumn, k)}), accType);
+      Value y = loops::widen(b, loc, cg.load(bFrag, {k, iv[1]}), accType);
+      return loops::add(b, loc, partial, loops::mul(b, loc, x, y));
+    });
+    cg.store(sum, result, iv);
+  });
   return success();
 }
 

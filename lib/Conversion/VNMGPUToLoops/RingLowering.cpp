@@ -55,10 +55,10 @@ Value startCopy(CodeGen &cg, const RingBuffers &ring, Value slot,
                 Operation *op) {
   Value index = slotIndex(cg, ring, slot, op);
   Type i64 = cg.builder().getI64Type();
-  cg.check(cg.eq(stateEntry(cg, ring, index),
-                 cg.integer(i64, RingBuffers::kNoCopy)),
-           describeFailure(op, "copies into a ring slot that a copy is still "
-                               "in flight into"));
+  cg.check(
+      cg.eq(stateEntry(cg, ring, index), cg.integer(i64, RingBuffers::kNoCopy)),
+      describeFailure(op, "copies into a ring slot that a copy is still "
+                          "in flight into"));
   Value readFlag = cg.add(index, cg.index(ring.readFlags()));
   cg.check(cg.eq(stateEntry(cg, ring, readFlag), cg.integer(i64, 0)),
            describeFailure(op, "overwrites a ring slot read since the last "
@@ -135,8 +135,8 @@ LogicalResult vnm::gpu_loops::lowerGather(vnm_gpu::GatherOp op,
     Value j = iv[0], i = iv[1], c = iv[2];
     Value offset = cg.toIndex(cg.load(colloc, {j, i}));
     Value k = cg.add(cg.mul(cg.add(firstGroup, j), cg.index(m)), offset);
-    Value value = loadCopied(cg, op.getRhs(), k, rowBound, cg.add(col, c),
-                             cols, ld, element, outOfBounds);
+    Value value = loadCopied(cg, op.getRhs(), k, rowBound, cg.add(col, c), cols,
+                             ld, element, outOfBounds);
     cg.store(value, ring.shadow, {slot, cg.add(cg.mul(j, cg.index(4)), i), c});
   });
   finishCopy(cg, ring, slot);
@@ -157,9 +157,9 @@ LogicalResult vnm::gpu_loops::lowerCopyTile(vnm_gpu::CopyTileOp op,
   Type element = ring.type.getElementType();
   std::string outOfBounds = describeFailure(op, "reads src out of bounds");
   cg.forEach({ring.type.getRows(), ring.type.getCols()}, [&](ValueRange iv) {
-    Value value = loadCopied(cg, op.getSrc(), cg.add(row, iv[0]), rowBound,
-                             cg.add(col, iv[1]), cols, ld, element,
-                             outOfBounds);
+    Value value =
+        loadCopied(cg, op.getSrc(), cg.add(row, iv[0]), rowBound,
+                   cg.add(col, iv[1]), cols, ld, element, outOfBounds);
     cg.store(value, ring.shadow, {slot, iv[0], iv[1]});
   });
   finishCopy(cg, ring, slot);
@@ -173,9 +173,8 @@ LogicalResult vnm::gpu_loops::lowerWait(vnm_gpu::WaitOp op,
   const RingBuffers &ring = storage.ringOf(op.getRing());
   Type i64 = b.getI64Type();
   // Copies numbered below `limit` are all but the `pending` most recent.
-  Value limit =
-      cg.sub(stateEntry(cg, ring, cg.index(ring.counter())),
-             cg.integer(i64, op.getPendingAttr().getInt()));
+  Value limit = cg.sub(stateEntry(cg, ring, cg.index(ring.counter())),
+                       cg.integer(i64, op.getPendingAttr().getInt()));
   cg.forEach({ring.stages()}, [&](ValueRange iv) {
     Value slot = iv[0];
     Value sequence = stateEntry(cg, ring, slot);
@@ -209,10 +208,9 @@ LogicalResult vnm::gpu_loops::lowerLoadB(vnm_gpu::LoadBOp op,
   setState(cg, ring, cg.add(slot, cg.index(ring.readFlags())), 1);
   Value result = storage.bufferOf(op.getResult());
   int64_t offset = op.getOffsetAttr().getInt();
-  cg.forEach(cast<MemRefType>(result.getType()).getShape(),
-             [&](ValueRange iv) {
-               Value row = cg.add(iv[0], cg.index(offset));
-               cg.store(cg.load(ring.slots, {slot, row, iv[1]}), result, iv);
-             });
+  cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
+    Value row = cg.add(iv[0], cg.index(offset));
+    cg.store(cg.load(ring.slots, {slot, row, iv[1]}), result, iv);
+  });
   return success();
 }

@@ -88,10 +88,10 @@ LogicalResult TileStorage::checkUses(Operation *op) {
       return op->emitOpError("uses a vnm_gpu ring; on the CPU only tile ops "
                              "may use one");
     auto loop = dyn_cast<scf::ForOp>(op);
-    bool isInit = loop && operand.getOperandNumber() >=
-                              loop.getNumControlOperands();
-    bool isYield = isa<scf::YieldOp>(op) &&
-                   isa<scf::ForOp, scf::IfOp>(op->getParentOp());
+    bool isInit =
+        loop && operand.getOperandNumber() >= loop.getNumControlOperands();
+    bool isYield =
+        isa<scf::YieldOp>(op) && isa<scf::ForOp, scf::IfOp>(op->getParentOp());
     if (!isInit && !isYield)
       return op->emitOpError("takes a tile value; the CPU execution of tile "
                              "programs follows tiles through tile ops, "
@@ -119,14 +119,14 @@ LogicalResult TileStorage::assignResults(Operation *op) {
       if (!isa<vnm_gpu::AllocRingOp>(op))
         return op->emitOpError("yields a vnm_gpu ring; on the CPU a ring "
                                "comes from vnm_gpu.alloc_ring only");
-      auto slotType =
-          MemRefType::get({ringType.getStages(), ringType.getRows(),
-                           ringType.getCols()},
-                          ringType.getElementType());
+      auto slotType = MemRefType::get(
+          {ringType.getStages(), ringType.getRows(), ringType.getCols()},
+          ringType.getElementType());
       RingBuffers ring{ringType, allocate(slotType), allocate(slotType),
                        Value()};
-      ring.state = allocate(MemRefType::get(
-          {2 * ringType.getStages() + 1}, IntegerType::get(op->getContext(), 64)));
+      ring.state =
+          allocate(MemRefType::get({2 * ringType.getStages() + 1},
+                                   IntegerType::get(op->getContext(), 64)));
       rings[result] = ring;
       continue;
     }
@@ -165,8 +165,8 @@ void TileStorage::copyYielded(scf::YieldOp yield, ArrayRef<Value> into,
     }
     direct.emplace_back(source, target);
   }
-  for (auto [source, target] : llvm::concat<std::pair<Value, Value>>(direct,
-                                                                     staged))
+  for (auto [source, target] :
+       llvm::concat<std::pair<Value, Value>>(direct, staged))
     cg.copy(source, target);
 }
 
@@ -245,8 +245,8 @@ void TileStorage::rewriteIf(scf::IfOp op) {
     copyYielded(cast<scf::YieldOp>(block->getTerminator()), target, nullptr);
 
   OpBuilder b(op);
-  auto rebuilt = scf::IfOp::create(b, op.getLoc(), keptTypes,
-                                   op.getCondition(), /*withElseRegion=*/true);
+  auto rebuilt = scf::IfOp::create(b, op.getLoc(), keptTypes, op.getCondition(),
+                                   /*withElseRegion=*/true);
   rebuilt->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   rebuilt.getThenRegion().takeBody(op.getThenRegion());
   rebuilt.getElseRegion().takeBody(op.getElseRegion());
