@@ -103,6 +103,7 @@ PIPELINES = [
      "--vnm-choose-config", "--vnm-lower-to-gpu", "--vnm-pipeline-kernels"],
     ["--vnm-pipeline-kernels"],
     ["--vnm-lower-to-loops"],
+    ["--convert-vnm-gpu-to-loops"],
 ]
 
 
