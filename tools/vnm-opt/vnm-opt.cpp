@@ -32,6 +32,14 @@ int main(int argc, char **argv) {
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   vnm::registerVNMDialect(registry);
   registry.insert<vnm::vnm_gpu::VNMGPUDialect>();
+  // vnm_gpu ops hold vnm attributes (vnm_gpu.epilogue's default
+  // activation), but the vnm_gpu dialect does not declare the vnm dialect
+  // as a dependency yet: parsing a vnm_gpu.epilogue in a file that names no
+  // vnm attribute would build one in an unloaded dialect.
+  registry.addExtension(
+      +[](mlir::MLIRContext *context, vnm::vnm_gpu::VNMGPUDialect *) {
+        context->getOrLoadDialect<vnm::VNMDialect>();
+      });
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "vnm optimizer driver\n", registry));
