@@ -14,7 +14,8 @@ set(VNM_INSTALL_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/vnm")
 set(VNM_EXPORTED_TARGETS)
 foreach(target
     VNMFormat MLIRVNMDialect MLIRVNMGPUDialect MLIRVNMTransforms
-    MLIRVNMToLoops MLIRVNMToGPU MLIRVNMGPUToNVVM MLIRVNMPipelines VNMCAPI)
+    MLIRVNMToLoops MLIRVNMToGPU MLIRVNMGPUToNVVM MLIRVNMGPUToLoops
+    MLIRVNMPipelines VNMCAPI)
   if(TARGET ${target})
     list(APPEND VNM_EXPORTED_TARGETS ${target})
     # A plain source-tree include path (VNMFormat has one) cannot be

@@ -106,6 +106,7 @@ PIPELINES = [
     ["--pass-pipeline=builtin.module(vnm-lower-to-gpu,vnm-pipeline-kernels,"
      "gpu.module(convert-vnm-gpu-to-nvvm))"],
     ["--vnm-lower-to-loops"],
+    ["--convert-vnm-gpu-to-loops"],
 ]
 
 

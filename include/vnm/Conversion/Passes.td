@@ -136,6 +136,42 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
   ];
 }
 
+def ConvertVNMGPUToLoops : Pass<"convert-vnm-gpu-to-loops", "mlir::ModuleOp"> {
+  let summary = "Run vnm_gpu tile programs on the CPU, one thread block at a time";
+  let description = [{
+    For every kernel `gpu.func` whose body is a `vnm_gpu` tile program,
+    adds to the top-level module a host function
+    `func.func @<kernel>_cpu(<the kernel's arguments>, %grid_x: index,
+    %grid_y: index)` (with `llvm.emit_c_interface`) that runs the kernel
+    body once per block of the grid: `gpu.block_id x/y` become the indices
+    of loops over grid y and x, `gpu.grid_dim x/y` the grid sizes, and every
+    tile op becomes scf/memref/arith code on whole tiles (docs/spec.md
+    section 5; the choices where the spec leaves room are in
+    docs/gpu-cpu-execution.md).
+
+    Tile values live in heap buffers allocated once per call (one per tile
+    value; loop-carried tiles are copied into their iter_arg's buffer at
+    the yield), so nothing is allocated per K-loop iteration and the stack
+    does not grow. Asynchronous copies land only at the `vnm_gpu.wait` that
+    covers them: a copy writes a shadow of its slot, and the wait moves it
+    into the ring, which starts out poisoned with NaN. The generated code
+    stops with a message (`cf.assert`) when a tile program reads a slot
+    whose copy has not landed, overwrites a slot read since the last wait,
+    starts two copies into one slot, or indexes a buffer out of bounds.
+  }];
+  let options = [
+    Option<"keepKernels", "keep-kernels", "bool", /*default=*/"false",
+           "Keep the converted gpu.func kernels (by default they are removed, "
+           "with gpu.modules left empty, so that the module lowers for the "
+           "CPU alone)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
 def VNMDumpKernels : Pass<"vnm-dump-kernels", "mlir::ModuleOp"> {
   let summary = "Write GPU binaries and launch contracts to files";
   let description = [{

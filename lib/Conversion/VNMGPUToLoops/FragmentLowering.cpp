@@ -1,0 +1,178 @@
+//===- FragmentLowering.cpp - column-locs, A fragments and the MMA --------===//
+//
+// A sparse A tile is held densely in the *gathered* column space of its
+// k-tile pair: column 4 j + q of row r is row r's kept value at position q
+// of group j's four selected columns, or 0. Slot row 4 j + q of the ring
+// holds the matching row of B, so the MMA of step s is the dense product of
+// columns 32 s .. 32 s + 31 of A with the 32 rows of its B fragment.
+//
+// The fragment arrays are decoded here from the formulas of docs/format.md
+// ("Fragment (target) storage", 16-bit class), as the GPU lowering reads
+// them, rather than through the format library: this is a second reading
+// of the documented layout, so a disagreement between the layout the
+// library packs and the one the kernels read shows up in the CPU runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowerings.h"
+
+#include "CodeGen.h"
+
+#include "../VNMToLoops/Arithmetic.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace vnm;
+using namespace vnm::gpu_loops;
+
+namespace {
+
+/// The static geometry of an encoded R x K matrix's storage.
+struct MatrixGeometry {
+  int64_t rows, cols, v, m;
+  int64_t groups() const { return (cols + m - 1) / m; }
+  int64_t paddedRows() const { return (rows + v - 1) / v * v; }
+  int64_t paddedGroups() const { return (groups() + 15) / 16 * 16; }
+  /// 16-bit class: k-tiles of 16 compressed columns (8 groups).
+  int64_t kTiles() const { return paddedGroups() / 8; }
+  int64_t rowTiles() const { return paddedRows() / 16; }
+
+  explicit MatrixGeometry(RankedTensorType matrix) {
+    EncodingAttr encoding = getVNMEncoding(matrix);
+    rows = matrix.getDimSize(0);
+    cols = matrix.getDimSize(1);
+    v = encoding.getV();
+    m = encoding.getM();
+  }
+};
+
+} // namespace
+
+LogicalResult vnm::gpu_loops::lowerLoadColLoc(vnm_gpu::LoadColLocOp op,
+                                              const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  MatrixGeometry matrix(op.getMatrix());
+  Value result = storage.bufferOf(op.getResult());
+  // Word vb G + group of colidx (read as i32 words) holds the four offsets
+  // of `group` of V block vb, offset i in byte i.
+  Value block = cg.divu(cg.toIndex(op.getRow()), cg.index(matrix.v));
+  Value firstWord = cg.mul(block, cg.index(matrix.groups()));
+  Value firstGroup = cg.mul(cg.toIndex(op.getPair()), cg.index(16));
+  Type i32 = b.getI32Type();
+  std::string outOfBounds = describeFailure(op, "reads colidx out of bounds");
+  cg.forEach({op.getResult().getType().getGroups()}, [&](ValueRange iv) {
+    Value group =
+        cg.minu(cg.add(firstGroup, iv[0]), cg.index(matrix.groups() - 1));
+    Value word =
+        cg.loadChecked(op.getColidx(), cg.add(firstWord, group), outOfBounds);
+    for (int64_t i = 0; i < 4; ++i) {
+      Value offset = cg.bitAnd(cg.shru(word, cg.integer(i32, 8 * i)),
+                               cg.integer(i32, 255));
+      cg.store(offset, result, {iv[0], cg.index(i)});
+    }
+  });
+  return success();
+}
+
+LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
+                                               const TileStorage &storage) {
+  vnm_gpu::SparseAType type = op.getResult().getType();
+  if (type.getLayout().getOperandBits() != 16)
+    return op.emitOpError("the CPU execution of tile programs reads 16-bit "
+                          "fragments (f16, bf16) only so far");
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  MatrixGeometry matrix(op.getMatrix());
+  Value result = storage.bufferOf(op.getResult());
+  Value firstRow = cg.toIndex(op.getRow());
+  Value pair = cg.toIndex(op.getPair());
+  Type element = type.getElementType();
+  Type i32 = b.getI32Type();
+  std::string valuesOutOfBounds =
+      describeFailure(op, "reads values out of bounds");
+  std::string metaOutOfBounds = describeFailure(op, "reads meta out of bounds");
+  auto c = [&](int64_t value) { return cg.index(value); };
+  // Row r of the tile, group 16 pair + j (j < 16) of the pair.
+  cg.forEach({type.getRows(), 16}, [&](ValueRange iv) {
+    Value row = cg.add(firstRow, iv[0]);
+    Value j = iv[1];
+    // Rows past the padded rows read the last row tile (never stored).
+    Value rowTile = cg.minu(cg.divu(row, c(16)), c(matrix.rowTiles() - 1));
+    Value x = cg.remu(row, c(16));
+    Value g = cg.remu(x, c(8));
+    Value upperHalf = cg.divu(x, c(8));
+    // Group j is in k-tile 2 pair + s, in its 4-group chunk h, at nibble t.
+    Value s = cg.divu(j, c(8));
+    Value h = cg.divu(cg.remu(j, c(8)), c(4));
+    Value t = cg.remu(j, c(4));
+
+    // Metadata: word 4 g + 2 s + h of pair (rowTile, pair) holds rows g
+    // (low half) and g + 8 (high half) of chunk h of k-tile 2 pair + s.
+    Value pairWord =
+        cg.mul(cg.add(cg.mul(rowTile, c(matrix.kTiles() / 2)), pair), c(32));
+    Value wordIndex =
+        cg.add(pairWord, cg.add(cg.mul(g, c(4)), cg.add(cg.mul(s, c(2)), h)));
+    Value word = cg.loadChecked(op.getMeta(), wordIndex, metaOutOfBounds);
+    Value shift = arith::IndexCastOp::create(
+        b, op.getLoc(), i32, cg.add(cg.mul(upperHalf, c(16)), cg.mul(t, c(4))));
+    Value nibble = cg.bitAnd(cg.shru(word, shift), cg.integer(i32, 15));
+    Value position0 = cg.bitAnd(nibble, cg.integer(i32, 3));
+    Value position1 = cg.shru(nibble, cg.integer(i32, 2));
+
+    // Values: compressed column 2 (16 pair + j) + p sits in lane 4 g + t,
+    // register r = 2 h + upperHalf, half p of k-tile 2 pair + s.
+    Value kTile = cg.add(cg.mul(pair, c(2)), s);
+    Value tile = cg.add(cg.mul(rowTile, c(matrix.kTiles())), kTile);
+    Value lane = cg.add(cg.mul(g, c(4)), t);
+    Value reg = cg.add(cg.mul(h, c(2)), upperHalf);
+    Value first = cg.add(cg.mul(cg.add(cg.mul(tile, c(32)), lane), c(8)),
+                         cg.mul(reg, c(2)));
+    Value value0 = cg.loadChecked(op.getValues(), first, valuesOutOfBounds);
+    Value value1 =
+        cg.loadChecked(op.getValues(), cg.add(first, c(1)), valuesOutOfBounds);
+
+    Value zero = cg.zero(element);
+    for (int64_t q = 0; q < 4; ++q) {
+      Value atQ = cg.integer(i32, q);
+      Value kept = cg.select(cg.eq(position0, atQ), value0,
+                             cg.select(cg.eq(position1, atQ), value1, zero));
+      cg.store(kept, result, {iv[0], cg.add(cg.mul(j, c(4)), c(q))});
+    }
+  });
+  return success();
+}
+
+LogicalResult vnm::gpu_loops::lowerMmaSp(vnm_gpu::MmaSpOp op,
+                                         const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  Location loc = op.getLoc();
+  Value a = storage.bufferOf(op.getA());
+  Value bFrag = storage.bufferOf(op.getB());
+  Value acc = storage.bufferOf(op.getAcc());
+  Value result = storage.bufferOf(op.getResult());
+  Type accType = op.getAcc().getType().getElementType();
+  int64_t depth = op.getB().getType().getRows();
+  Value firstColumn = cg.index(op.getStepAttr().getInt() * depth);
+  cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
+    Value sum = cg.reduce(depth, cg.load(acc, iv), [&](Value k, Value partial) {
+      Value x = loops::widen(
+          b, loc, cg.load(a, {iv[0], cg.add(firstColumn, k)}), accType);
+      Value y = loops::widen(b, loc, cg.load(bFrag, {k, iv[1]}), accType);
+      return loops::add(b, loc, partial, loops::mul(b, loc, x, y));
+    });
+    cg.store(sum, result, iv);
+  });
+  return success();
+}
+
+LogicalResult vnm::gpu_loops::lowerZero(vnm_gpu::ZeroOp op,
+                                        const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  Value result = storage.bufferOf(op.getResult());
+  cg.fill(result, cg.zero(op.getResult().getType().getElementType()));
+  return success();
+}

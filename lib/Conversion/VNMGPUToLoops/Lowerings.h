@@ -1,0 +1,47 @@
+//===- Lowerings.h - CPU code of each tile op ------------------*- C++ -*-===//
+//
+// Each function emits, before the op, the CPU code that runs it on whole
+// tiles (docs/spec.md section 5), reading and writing the buffers that
+// TileStorage gave its tiles. The op itself stays for the caller to erase
+// once every op is lowered. A failure comes with a diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_LIB_CONVERSION_VNMGPUTOLOOPS_LOWERINGS_H
+#define VNM_LIB_CONVERSION_VNMGPUTOLOOPS_LOWERINGS_H
+
+#include "TileStorage.h"
+
+#include <string>
+
+namespace vnm::gpu_loops {
+
+// Ring and copies (RingLowering.cpp).
+mlir::LogicalResult lowerAllocRing(vnm_gpu::AllocRingOp op,
+                                   const TileStorage &storage);
+mlir::LogicalResult lowerGather(vnm_gpu::GatherOp op,
+                                const TileStorage &storage);
+mlir::LogicalResult lowerCopyTile(vnm_gpu::CopyTileOp op,
+                                  const TileStorage &storage);
+mlir::LogicalResult lowerWait(vnm_gpu::WaitOp op, const TileStorage &storage);
+mlir::LogicalResult lowerLoadB(vnm_gpu::LoadBOp op, const TileStorage &storage);
+
+// Fragments and MMA (FragmentLowering.cpp).
+mlir::LogicalResult lowerLoadColLoc(vnm_gpu::LoadColLocOp op,
+                                    const TileStorage &storage);
+mlir::LogicalResult lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
+                                     const TileStorage &storage);
+mlir::LogicalResult lowerMmaSp(vnm_gpu::MmaSpOp op, const TileStorage &storage);
+mlir::LogicalResult lowerZero(vnm_gpu::ZeroOp op, const TileStorage &storage);
+
+// Epilogue (EpilogueLowering.cpp).
+mlir::LogicalResult lowerEpilogue(vnm_gpu::EpilogueOp op,
+                                  const TileStorage &storage);
+
+/// The message of a run-time check of `op`: its name and location, then
+/// `what`.
+std::string describeFailure(mlir::Operation *op, llvm::StringRef what);
+
+} // namespace vnm::gpu_loops
+
+#endif // VNM_LIB_CONVERSION_VNMGPUTOLOOPS_LOWERINGS_H

@@ -1,0 +1,216 @@
+//===- RingLowering.cpp - the ring, its copies and its reads --------------===//
+//
+// On the GPU a copy into a ring slot lands some time before the wait that
+// covers it; on the CPU it lands exactly at that wait. A copy writes the
+// slot's shadow and records its sequence number; `wait pending(P)` moves
+// every recorded copy but the P most recent into the ring. The ring starts
+// out as NaN, so reading a slot that nothing has landed in spoils the
+// result, and three checks stop the program where the GPU would race:
+//
+// * a read (load_b) of a slot with a copy in flight into it;
+// * a copy into a slot read since the last wait (other threads may still
+//   be reading it: only the wait's barrier orders the reads before it);
+// * a copy into a slot with a copy in flight into it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowerings.h"
+
+#include "CodeGen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace vnm;
+using namespace vnm::gpu_loops;
+
+std::string vnm::gpu_loops::describeFailure(Operation *op, StringRef what) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << op->getName() << "' at " << op->getLoc() << ": " << what;
+  return text;
+}
+
+namespace {
+
+Value stateEntry(CodeGen &cg, const RingBuffers &ring, Value position) {
+  return cg.load(ring.state, position);
+}
+
+void setState(CodeGen &cg, const RingBuffers &ring, Value position,
+              int64_t value) {
+  cg.store(cg.integer(cg.builder().getI64Type(), value), ring.state, position);
+}
+
+Value slotIndex(CodeGen &cg, const RingBuffers &ring, Value slot,
+                Operation *op) {
+  Value index = cg.toIndex(slot);
+  cg.check(cg.ult(index, cg.index(ring.stages())),
+           describeFailure(op, "ring slot out of range"));
+  return index;
+}
+
+/// Checks that `op` may start a copy into its slot; returns the slot.
+Value startCopy(CodeGen &cg, const RingBuffers &ring, Value slot,
+                Operation *op) {
+  Value index = slotIndex(cg, ring, slot, op);
+  Type i64 = cg.builder().getI64Type();
+  cg.check(
+      cg.eq(stateEntry(cg, ring, index), cg.integer(i64, RingBuffers::kNoCopy)),
+      describeFailure(op, "copies into a ring slot that a copy is still "
+                          "in flight into"));
+  Value readFlag = cg.add(index, cg.index(ring.readFlags()));
+  cg.check(cg.eq(stateEntry(cg, ring, readFlag), cg.integer(i64, 0)),
+           describeFailure(op, "overwrites a ring slot read since the last "
+                               "vnm_gpu.wait"));
+  return index;
+}
+
+/// Records the copy into `slot` (its data is in the slot's shadow by now).
+void finishCopy(CodeGen &cg, const RingBuffers &ring, Value slot) {
+  Value counter = cg.index(ring.counter());
+  Value sequence = stateEntry(cg, ring, counter);
+  cg.store(sequence, ring.state, slot);
+  cg.store(cg.add(sequence, cg.integer(cg.builder().getI64Type(), 1)),
+           ring.state, counter);
+}
+
+/// Element (k, column) of a row-major source with row pitch `ld`: zero for
+/// rows at or past `rowBound`; for columns at or past `cols` the GPU fills
+/// zeros too, but such columns only reach results the epilogue must not
+/// store, so the CPU fills NaN to expose a store past the bound.
+Value loadCopied(CodeGen &cg, Value source, Value k, Value rowBound,
+                 Value column, Value cols, Value ld, Type element,
+                 StringRef outOfBounds) {
+  Value inColumns = cg.ult(column, cols);
+  Value inside = cg.logicalAnd(inColumns, cg.ult(k, rowBound));
+  return cg.ifElse(
+      inside, element,
+      [&] {
+        return cg.loadChecked(source, cg.add(cg.mul(k, ld), column),
+                              outOfBounds);
+      },
+      [&] {
+        return cg.select(inColumns, cg.zero(element), cg.poison(element));
+      });
+}
+
+} // namespace
+
+LogicalResult vnm::gpu_loops::lowerAllocRing(vnm_gpu::AllocRingOp op,
+                                             const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  const RingBuffers &ring = storage.ringOf(op.getRing());
+  Value poison = cg.poison(ring.type.getElementType());
+  cg.fill(ring.slots, poison);
+  cg.fill(ring.shadow, poison);
+  cg.forEach({ring.stages()}, [&](ValueRange slot) {
+    setState(cg, ring, slot[0], RingBuffers::kNoCopy);
+    setState(cg, ring, cg.add(slot[0], cg.index(ring.readFlags())), 0);
+  });
+  setState(cg, ring, cg.index(ring.counter()), 0);
+  return success();
+}
+
+LogicalResult vnm::gpu_loops::lowerGather(vnm_gpu::GatherOp op,
+                                          const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  const RingBuffers &ring = storage.ringOf(op.getRing());
+  RankedTensorType matrix = op.getMatrix();
+  int64_t m = getVNMEncoding(matrix).getM();
+  Value slot = startCopy(cg, ring, op.getSlot(), op);
+  Value colloc = storage.bufferOf(op.getColloc());
+  Value firstGroup = cg.mul(cg.toIndex(op.getPair()), cg.index(16));
+  Value col = cg.toIndex(op.getCol());
+  Value cols = cg.toIndex(op.getCols());
+  Value ld = cg.toIndex(op.getLd());
+  Value rowBound = cg.index(matrix.getDimSize(1));
+  Type element = ring.type.getElementType();
+  std::string outOfBounds = describeFailure(op, "reads rhs out of bounds");
+  int64_t groups = op.getColloc().getType().getGroups();
+  // Slot row 4 j + i is row (16 pair + j) M + colloc[j][i] of rhs.
+  cg.forEach({groups, 4, ring.type.getCols()}, [&](ValueRange iv) {
+    Value j = iv[0], i = iv[1], c = iv[2];
+    Value offset = cg.toIndex(cg.load(colloc, {j, i}));
+    Value k = cg.add(cg.mul(cg.add(firstGroup, j), cg.index(m)), offset);
+    Value value = loadCopied(cg, op.getRhs(), k, rowBound, cg.add(col, c), cols,
+                             ld, element, outOfBounds);
+    cg.store(value, ring.shadow, {slot, cg.add(cg.mul(j, cg.index(4)), i), c});
+  });
+  finishCopy(cg, ring, slot);
+  return success();
+}
+
+LogicalResult vnm::gpu_loops::lowerCopyTile(vnm_gpu::CopyTileOp op,
+                                            const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  const RingBuffers &ring = storage.ringOf(op.getRing());
+  Value slot = startCopy(cg, ring, op.getSlot(), op);
+  Value row = cg.toIndex(op.getRow());
+  Value col = cg.toIndex(op.getCol());
+  Value cols = cg.toIndex(op.getCols());
+  Value ld = cg.toIndex(op.getLd());
+  Value rowBound = cg.index(op.getRowBoundAttr().getInt());
+  Type element = ring.type.getElementType();
+  std::string outOfBounds = describeFailure(op, "reads src out of bounds");
+  cg.forEach({ring.type.getRows(), ring.type.getCols()}, [&](ValueRange iv) {
+    Value value =
+        loadCopied(cg, op.getSrc(), cg.add(row, iv[0]), rowBound,
+                   cg.add(col, iv[1]), cols, ld, element, outOfBounds);
+    cg.store(value, ring.shadow, {slot, iv[0], iv[1]});
+  });
+  finishCopy(cg, ring, slot);
+  return success();
+}
+
+LogicalResult vnm::gpu_loops::lowerWait(vnm_gpu::WaitOp op,
+                                        const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  const RingBuffers &ring = storage.ringOf(op.getRing());
+  Type i64 = b.getI64Type();
+  // Copies numbered below `limit` are all but the `pending` most recent.
+  Value limit = cg.sub(stateEntry(cg, ring, cg.index(ring.counter())),
+                       cg.integer(i64, op.getPendingAttr().getInt()));
+  cg.forEach({ring.stages()}, [&](ValueRange iv) {
+    Value slot = iv[0];
+    Value sequence = stateEntry(cg, ring, slot);
+    Value lands = cg.logicalAnd(cg.sge(sequence, cg.integer(i64, 0)),
+                                cg.slt(sequence, limit));
+    cg.ifThen(lands, [&] {
+      cg.forEach({ring.type.getRows(), ring.type.getCols()},
+                 [&](ValueRange rc) {
+                   cg.store(cg.load(ring.shadow, {slot, rc[0], rc[1]}),
+                            ring.slots, {slot, rc[0], rc[1]});
+                 });
+      setState(cg, ring, slot, RingBuffers::kNoCopy);
+    });
+    // The barrier: every read issued before the wait is done.
+    setState(cg, ring, cg.add(slot, cg.index(ring.readFlags())), 0);
+  });
+  return success();
+}
+
+LogicalResult vnm::gpu_loops::lowerLoadB(vnm_gpu::LoadBOp op,
+                                         const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  const RingBuffers &ring = storage.ringOf(op.getRing());
+  Value slot = slotIndex(cg, ring, op.getSlot(), op);
+  cg.check(cg.eq(stateEntry(cg, ring, slot),
+                 cg.integer(b.getI64Type(), RingBuffers::kNoCopy)),
+           describeFailure(op, "reads a ring slot whose copy has not landed "
+                               "(no vnm_gpu.wait since the copy leaves it "
+                               "pending)"));
+  setState(cg, ring, cg.add(slot, cg.index(ring.readFlags())), 1);
+  Value result = storage.bufferOf(op.getResult());
+  int64_t offset = op.getOffsetAttr().getInt();
+  cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
+    Value row = cg.add(iv[0], cg.index(offset));
+    cg.store(cg.load(ring.slots, {slot, row, iv[1]}), result, iv);
+  });
+  return success();
+}

@@ -1,0 +1,302 @@
+//===- TileStorage.cpp - buffers that hold the tile values ----------------===//
+
+#include "TileStorage.h"
+
+#include "CodeGen.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace vnm;
+using namespace vnm::gpu_loops;
+
+bool vnm::gpu_loops::isTileType(Type type) {
+  return isa<vnm_gpu::SparseAType, vnm_gpu::BFragType, vnm_gpu::AccType,
+             vnm_gpu::ColLocType>(type);
+}
+
+MemRefType vnm::gpu_loops::getTileBufferType(Type tileType) {
+  if (auto a = dyn_cast<vnm_gpu::SparseAType>(tileType))
+    return MemRefType::get({a.getRows(), a.getCols()}, a.getElementType());
+  if (auto b = dyn_cast<vnm_gpu::BFragType>(tileType))
+    return MemRefType::get({b.getRows(), b.getCols()}, b.getElementType());
+  if (auto acc = dyn_cast<vnm_gpu::AccType>(tileType))
+    return MemRefType::get({acc.getRows(), acc.getCols()},
+                           acc.getElementType());
+  auto colloc = cast<vnm_gpu::ColLocType>(tileType);
+  return MemRefType::get({colloc.getGroups(), 4},
+                         IntegerType::get(tileType.getContext(), 32));
+}
+
+TileStorage::TileStorage(func::FuncOp host)
+    : host(host), allocBuilder(host.getContext()) {
+  Block &entry = host.getBody().front();
+  allocBuilder.setInsertionPointToStart(&entry);
+  returnOp = entry.getTerminator();
+}
+
+Value TileStorage::allocate(MemRefType type) {
+  Location loc = host.getLoc();
+  Value buffer = memref::AllocOp::create(allocBuilder, loc, type);
+  OpBuilder atReturn(returnOp);
+  memref::DeallocOp::create(atReturn, loc, buffer);
+  return buffer;
+}
+
+Value TileStorage::allocateCarried(Type tileType) {
+  Value buffer = allocate(getTileBufferType(tileType));
+  auto cast = UnrealizedConversionCastOp::create(
+      allocBuilder, host.getLoc(), TypeRange{tileType}, ValueRange{buffer});
+  placeholderOps.push_back(cast);
+  Value placeholder = cast.getResult(0);
+  buffers[placeholder] = buffer;
+  return placeholder;
+}
+
+Value TileStorage::bufferOf(Value tile) const { return buffers.lookup(tile); }
+
+const RingBuffers &TileStorage::ringOf(Value ring) const {
+  return rings.find(ring)->second;
+}
+
+namespace {
+
+bool isTileOp(Operation *op) {
+  return isa<vnm_gpu::VNMGPUDialect>(op->getDialect());
+}
+
+bool carriesTiles(Operation *op) {
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return llvm::any_of(loop.getInitArgs().getTypes(), isTileType);
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return llvm::any_of(branch.getResultTypes(), isTileType);
+  return false;
+}
+
+} // namespace
+
+LogicalResult TileStorage::checkUses(Operation *op) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type type = operand.get().getType();
+    bool ring = isa<vnm_gpu::RingType>(type);
+    if (!ring && !isTileType(type))
+      continue;
+    if (isTileOp(op))
+      continue;
+    if (ring)
+      return op->emitOpError("uses a vnm_gpu ring; on the CPU only tile ops "
+                             "may use one");
+    auto loop = dyn_cast<scf::ForOp>(op);
+    bool isInit =
+        loop && operand.getOperandNumber() >= loop.getNumControlOperands();
+    bool isYield =
+        isa<scf::YieldOp>(op) && isa<scf::ForOp, scf::IfOp>(op->getParentOp());
+    if (!isInit && !isYield)
+      return op->emitOpError("takes a tile value; the CPU execution of tile "
+                             "programs follows tiles through tile ops, "
+                             "scf.for and scf.if only");
+  }
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument argument : block.getArguments()) {
+        Type type = argument.getType();
+        if (!isTileType(type) && !isa<vnm_gpu::RingType>(type))
+          continue;
+        if (isa<scf::ForOp>(op) && isTileType(type))
+          continue;
+        return op->emitOpError("has a region argument of type ")
+               << type << ", which the CPU execution of tile programs cannot "
+               << "follow";
+      }
+  return success();
+}
+
+LogicalResult TileStorage::assignResults(Operation *op) {
+  for (Value result : op->getResults()) {
+    Type type = result.getType();
+    if (auto ringType = dyn_cast<vnm_gpu::RingType>(type)) {
+      if (!isa<vnm_gpu::AllocRingOp>(op))
+        return op->emitOpError("yields a vnm_gpu ring; on the CPU a ring "
+                               "comes from vnm_gpu.alloc_ring only");
+      auto slotType = MemRefType::get(
+          {ringType.getStages(), ringType.getRows(), ringType.getCols()},
+          ringType.getElementType());
+      RingBuffers ring{ringType, allocate(slotType), allocate(slotType),
+                       Value()};
+      ring.state =
+          allocate(MemRefType::get({2 * ringType.getStages() + 1},
+                                   IntegerType::get(op->getContext(), 64)));
+      rings[result] = ring;
+      continue;
+    }
+    if (!isTileType(type) || isa<scf::ForOp, scf::IfOp>(op))
+      continue;
+    if (!isTileOp(op))
+      return op->emitOpError("yields a tile value; the CPU execution of tile "
+                             "programs follows tiles through tile ops, "
+                             "scf.for and scf.if only");
+    buffers[result] = allocate(getTileBufferType(type));
+  }
+  return success();
+}
+
+void TileStorage::copyYielded(scf::YieldOp yield, ArrayRef<Value> into,
+                              Block *carrier) {
+  OpBuilder b(yield);
+  CodeGen cg(b, yield.getLoc());
+  // A yield that passes one iter_arg of its own loop on to another position
+  // (as a pipelined loop does with tiles loaded two iterations ahead) reads
+  // a buffer the other copies may overwrite: those go through a temporary.
+  SmallVector<std::pair<Value, Value>> direct, staged;
+  for (auto [position, target] : llvm::enumerate(into)) {
+    if (!target)
+      continue;
+    Value yielded = yield.getOperand(position);
+    Value source = bufferOf(yielded);
+    if (source == target)
+      continue;
+    auto argument = dyn_cast<BlockArgument>(yielded);
+    if (carrier && argument && argument.getOwner() == carrier) {
+      Value temporary = allocate(cast<MemRefType>(target.getType()));
+      cg.copy(source, temporary);
+      staged.emplace_back(temporary, target);
+      continue;
+    }
+    direct.emplace_back(source, target);
+  }
+  for (auto [source, target] :
+       llvm::concat<std::pair<Value, Value>>(direct, staged))
+    cg.copy(source, target);
+}
+
+void TileStorage::assignCarried(Operation *op) {
+  Carried &carried = carriedBy[op];
+  for (auto [position, result] : llvm::enumerate(op->getResults())) {
+    carried.placeholders.push_back(Value());
+    carried.targets.push_back(Value());
+    if (!isTileType(result.getType()))
+      continue;
+    Value placeholder = allocateCarried(result.getType());
+    carried.placeholders.back() = placeholder;
+    carried.targets.back() = buffers[result] = bufferOf(placeholder);
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      buffers[loop.getRegionIterArgs()[position]] = bufferOf(placeholder);
+  }
+}
+
+void TileStorage::rewriteFor(scf::ForOp loop) {
+  ArrayRef<Value> placeholder = carriedBy[loop].placeholders;
+  ArrayRef<Value> target = carriedBy[loop].targets;
+
+  OpBuilder b(loop);
+  CodeGen cg(b, loop.getLoc());
+  SmallVector<Value> inits;
+  for (auto [position, init] : llvm::enumerate(loop.getInitArgs())) {
+    if (target[position])
+      cg.copy(bufferOf(init), target[position]);
+    else
+      inits.push_back(init);
+  }
+  Block *body = loop.getBody();
+  copyYielded(cast<scf::YieldOp>(body->getTerminator()), target, body);
+
+  auto rebuilt = scf::ForOp::create(
+      b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
+      loop.getStep(), inits, [](OpBuilder &, Location, Value, ValueRange) {},
+      loop.getUnsignedCmp());
+  rebuilt->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  SmallVector<Value> arguments = {rebuilt.getInductionVar()};
+  auto kept = rebuilt.getRegionIterArgs().begin();
+  for (auto [position, argument] : llvm::enumerate(loop.getRegionIterArgs())) {
+    buffers.erase(argument);
+    arguments.push_back(placeholder[position] ? placeholder[position]
+                                              : *kept++);
+  }
+  IRRewriter rewriter(loop.getContext());
+  rewriter.mergeBlocks(body, rebuilt.getBody(), arguments);
+
+  auto yield = cast<scf::YieldOp>(rebuilt.getBody()->getTerminator());
+  SmallVector<Value> yielded;
+  for (auto [position, value] : llvm::enumerate(yield.getOperands()))
+    if (!target[position])
+      yielded.push_back(value);
+  b.setInsertionPoint(yield);
+  scf::YieldOp::create(b, yield.getLoc(), yielded);
+  yield.erase();
+
+  auto keptResult = rebuilt.getResults().begin();
+  for (auto [position, result] : llvm::enumerate(loop.getResults())) {
+    buffers.erase(result);
+    result.replaceAllUsesWith(placeholder[position] ? placeholder[position]
+                                                    : *keptResult++);
+  }
+  loop.erase();
+}
+
+void TileStorage::rewriteIf(scf::IfOp op) {
+  ArrayRef<Value> placeholder = carriedBy[op].placeholders;
+  ArrayRef<Value> target = carriedBy[op].targets;
+  SmallVector<Type> keptTypes;
+  for (Type type : op.getResultTypes())
+    if (!isTileType(type))
+      keptTypes.push_back(type);
+  for (Block *block : {op.thenBlock(), op.elseBlock()})
+    copyYielded(cast<scf::YieldOp>(block->getTerminator()), target, nullptr);
+
+  OpBuilder b(op);
+  auto rebuilt = scf::IfOp::create(b, op.getLoc(), keptTypes, op.getCondition(),
+                                   /*withElseRegion=*/true);
+  rebuilt->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  rebuilt.getThenRegion().takeBody(op.getThenRegion());
+  rebuilt.getElseRegion().takeBody(op.getElseRegion());
+  for (Block *block : {rebuilt.thenBlock(), rebuilt.elseBlock()}) {
+    auto yield = cast<scf::YieldOp>(block->getTerminator());
+    SmallVector<Value> yielded;
+    for (auto [position, value] : llvm::enumerate(yield.getOperands()))
+      if (!target[position])
+        yielded.push_back(value);
+    b.setInsertionPoint(yield);
+    scf::YieldOp::create(b, yield.getLoc(), yielded);
+    yield.erase();
+  }
+  auto keptResult = rebuilt.getResults().begin();
+  for (auto [position, result] : llvm::enumerate(op.getResults())) {
+    buffers.erase(result);
+    result.replaceAllUsesWith(placeholder[position] ? placeholder[position]
+                                                    : *keptResult++);
+  }
+  op.erase();
+}
+
+LogicalResult TileStorage::assign(Block *body) {
+  SmallVector<Operation *> carriers;
+  WalkResult walk = body->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (failed(checkUses(op)) || failed(assignResults(op)))
+      return WalkResult::interrupt();
+    if (carriesTiles(op))
+      carriers.push_back(op);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  // Every carried position gets its buffer before any op is rewritten: an
+  // outer loop's yield may copy from an inner loop's result, and an inner
+  // loop's init may be an outer loop's iter_arg. Rewriting an op moves the
+  // ops inside it without recreating them.
+  for (Operation *op : carriers)
+    assignCarried(op);
+  for (Operation *op : carriers) {
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      rewriteFor(loop);
+    else
+      rewriteIf(cast<scf::IfOp>(op));
+  }
+  return success();
+}
+
+void TileStorage::erasePlaceholders() {
+  for (Operation *op : llvm::reverse(placeholderOps))
+    op->erase();
+  placeholderOps.clear();
+}

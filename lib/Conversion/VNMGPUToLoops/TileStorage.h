@@ -1,0 +1,107 @@
+//===- TileStorage.h - buffers that hold the tile values -------*- C++ -*-===//
+//
+// Tile values are SSA values of whole-block tiles. On the CPU each one gets
+// a heap buffer of its own, allocated once when the host function starts
+// and freed when it returns:
+//
+// * a tile op writes its result into its result's buffer every time it
+//   runs; the previous contents are dead by then, because a value made in a
+//   loop body only leaves the body through the loop's yield;
+// * an scf.for iter_arg (and the loop result of its position) and an scf.if
+//   result get a buffer too: the loop's init and every yield copy into it,
+//   so that a loop that loads the next iteration's fragments before it uses
+//   this iteration's (a software-pipelined K loop) never overwrites a tile
+//   that is still to be read.
+//
+// Nothing is allocated per iteration and the stack does not grow; the cost
+// is one tile copy per loop-carried tile per iteration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_LIB_CONVERSION_VNMGPUTOLOOPS_TILESTORAGE_H
+#define VNM_LIB_CONVERSION_VNMGPUTOLOOPS_TILESTORAGE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
+
+namespace vnm::gpu_loops {
+
+/// The CPU form of a `!vnm_gpu.ring`: the slots the reads see, a shadow of
+/// each slot that copies write until a wait lands them, and per slot the
+/// sequence number of the copy in flight into it (-1: none) and whether it
+/// was read since the last wait, followed by the count of copies started.
+struct RingBuffers {
+  vnm_gpu::RingType type;
+  mlir::Value slots;
+  mlir::Value shadow;
+  mlir::Value state;
+
+  int64_t stages() const { return type.getStages(); }
+  /// `state` holds the copy in flight into slot s at s, the read flag of
+  /// slot s at readFlags() + s, and the copy count at counter().
+  int64_t readFlags() const { return stages(); }
+  int64_t counter() const { return 2 * stages(); }
+  static constexpr int64_t kNoCopy = -1;
+};
+
+/// Whether `type` is one of the tile types (not the ring).
+bool isTileType(mlir::Type type);
+
+/// The buffer type of a tile type: sparse_a R x 64 x T (A in the gathered
+/// column space), b_frag K x N x T, acc R x N x T, colloc G x 4 x i32.
+mlir::MemRefType getTileBufferType(mlir::Type tileType);
+
+class TileStorage {
+public:
+  /// Buffers are allocated at the start of `host` and freed before its
+  /// return (its body is one block).
+  explicit TileStorage(mlir::func::FuncOp host);
+
+  /// Gives every tile value and ring in `body` its buffers and rewrites the
+  /// scf.for and scf.if ops that carry tiles into ops that carry none (the
+  /// copies into their buffers made explicit). Fails with a diagnostic on a
+  /// tile value or ring it cannot follow.
+  mlir::LogicalResult assign(mlir::Block *body);
+
+  mlir::Value bufferOf(mlir::Value tile) const;
+  const RingBuffers &ringOf(mlir::Value ring) const;
+
+  /// Erases the casts that stand for loop-carried tiles; call it once the
+  /// tile ops that read them are gone.
+  void erasePlaceholders();
+
+private:
+  mlir::Value allocate(mlir::MemRefType type);
+  /// A buffer for a tile that an scf op carries, and the value (a cast of
+  /// the buffer to the tile type) that stands for the tile inside and
+  /// after the op.
+  mlir::Value allocateCarried(mlir::Type tileType);
+  mlir::LogicalResult checkUses(mlir::Operation *op);
+  mlir::LogicalResult assignResults(mlir::Operation *op);
+  void assignCarried(mlir::Operation *op);
+  void rewriteFor(mlir::scf::ForOp loop);
+  void rewriteIf(mlir::scf::IfOp op);
+  void copyYielded(mlir::scf::YieldOp yield, llvm::ArrayRef<mlir::Value> into,
+                   mlir::Block *carrier);
+
+  mlir::func::FuncOp host;
+  mlir::OpBuilder allocBuilder;
+  mlir::Operation *returnOp;
+  llvm::DenseMap<mlir::Value, mlir::Value> buffers;
+  llvm::DenseMap<mlir::Value, RingBuffers> rings;
+  /// Per position of an scf op that carries tiles: the placeholder and
+  /// buffer of a carried tile, null for other values.
+  struct Carried {
+    llvm::SmallVector<mlir::Value> placeholders, targets;
+  };
+  llvm::DenseMap<mlir::Operation *, Carried> carriedBy;
+  llvm::SmallVector<mlir::Operation *> placeholderOps;
+};
+
+} // namespace vnm::gpu_loops
+
+#endif // VNM_LIB_CONVERSION_VNMGPUTOLOOPS_TILESTORAGE_H

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Checks that the tile-program execution tests catch indexing errors.
+
+Takes hand-written tile programs of a few cases (vnm-tile-check --print),
+applies one perturbation at a time to the program text -- a wait count, a
+ring slot, a gathered pair, a B row offset, an MMA step, an A or column-loc
+row, a bound, a pitch -- and runs the perturbed program against the dense
+reference (vnm-tile-check --run). Every perturbation must fail, by a wrong
+result or by a run-time check of the CPU execution. ctest runs it; by hand:
+
+  python3 scripts/mutate_tile_program.py --tool build/bin/vnm-tile-check
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# Cases (a regular expression on the case names): a gather kernel and a
+# 2:4 copy kernel, software-pipelined with steady-state iterations, and a
+# plain one.
+CASES = [r"^v64_m8_.*_s4_pitch_handpipelined$",
+         r"^v16_m4_.*_s5_handpipelined$",
+         r"^v64_m16_.*_handplain$"]
+
+# (name, pattern, replacement, where): the first match of `pattern` after
+# the first match of `where` (None: from the start; "all": every match, for
+# a bound that every copy shares) is replaced; a perturbation whose pattern
+# matches nothing in a program is skipped for it (a plain loop has no
+# steady-state wait). `{S-1}` and `{S-2}` stand for the stage count less
+# one and two.
+MUTATIONS = [
+    ("steady-state wait leaves S - 1 pending",
+     r"pending\({S-2}\)", "pending({S-1})", r"scf\.for %i"),
+    ("last wait leaves one pending",
+     r"pending\(0\)(?![\s\S]*pending\()", "pending(1)", None),
+    ("gather of pair i instead of i + S - 1",
+     r"vnm_gpu\.gather %rhs\[%\w+,", "vnm_gpu.gather %rhs[%it,",
+     r"scf\.for %i"),
+    ("copy_tile of pair i instead of i + S - 1",
+     r"vnm_gpu\.copy_tile %rhs\[%\w+,", "vnm_gpu.copy_tile %rhs[%it,",
+     r"scf\.for %i"),
+    ("compute slot i + 1",
+     r"arith\.remui %it,", "arith.remui %v32_plus_one,", None),
+    ("B rows 0..31 for both steps",
+     r"offset\(32\)", "offset(0)", None),
+    ("MMA step 0 twice",
+     r"vnm_gpu\.mma_sp (%\w+)\[1\]", r"vnm_gpu.mma_sp \1[0]", None),
+    ("A rows of the column index",
+     r"load_sparse_a %values, %meta\[%row,", "load_sparse_a %values, "
+     "%meta[%col,", None),
+    ("column-locs of another V block",
+     r"load_colloc %colidx\[%row,", "load_colloc %colidx[%col,", None),
+    ("epilogue stores 16 rows past R",
+     r"(epilogue .* bounds\()(\d+)", lambda m: m.group(1) +
+     str(int(m.group(2)) + 16), None),
+    ("epilogue stores up to ldc instead of N",
+     r"(epilogue .* bounds\(\d+, )%n\)", r"\1%ldc)", None),
+    ("copy_tile stops 8 rows before K",
+     r"(copy_tile .* bounds\()(\d+)", lambda m: m.group(1) +
+     str(int(m.group(2)) - 8), "all"),
+    ("B read with pitch N instead of ldb",
+     r"ld\(%ldb\)", "ld(%n)", None),
+]
+
+# Perturbations that only change something where ldb and ldc differ.
+PITCH_MUTATIONS = [
+    ("output written with pitch ldb instead of ldc",
+     r"ld\(%ldc\)", "ld(%ldb)", None),
+]
+
+
+def stages_of(program):
+    return int(re.search(r"!vnm_gpu\.ring<(\d+)x", program).group(1))
+
+
+def mutate(program, pattern, replacement, where):
+    s = stages_of(program)
+    pattern = pattern.replace("{S-2}", str(s - 2)).replace("{S-1}",
+                                                            str(s - 1))
+    if isinstance(replacement, str):
+        replacement = replacement.replace("{S-1}", str(s - 1))
+    compiled = re.compile(pattern)
+    expand = (lambda m: m.expand(replacement)) \
+        if isinstance(replacement, str) else replacement
+    if where == "all":
+        mutated, count = compiled.subn(expand, program)
+        return mutated if count else None
+    start = 0
+    if where:
+        anchor = re.search(where, program)
+        if not anchor:
+            return None
+        start = anchor.start()
+    match = compiled.search(program, start)
+    if not match:
+        return None
+    return program[:match.start()] + expand(match) + program[match.end():]
+
+
+def fix_slot_mutation(program):
+    """`compute slot i + 1` needs the value it names: define it."""
+    if "%v32_plus_one" not in program:
+        return program
+    return program.replace(
+        "    %it = arith.index_cast %i : index to i32\n",
+        "    %it = arith.index_cast %i : index to i32\n"
+        "    %one_more = arith.constant 1 : i32\n"
+        "    %v32_plus_one = arith.addi %it, %one_more : i32\n", 1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--tool", required=True, help="vnm-tile-check")
+    args = ap.parse_args()
+    names = subprocess.run([args.tool, "--list"], capture_output=True,
+                           text=True, check=True).stdout.split()
+    cases = []
+    for pattern in CASES:
+        found = [n for n in names if re.search(pattern, n)]
+        if not found:
+            print(f"no case matches {pattern}")
+            return 1
+        cases.append(found[0])
+
+    missed, tried = [], 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for case in cases:
+            program = subprocess.run([args.tool, "--print", case],
+                                     capture_output=True, text=True,
+                                     check=True).stdout
+            path = os.path.join(scratch, "program.mlir")
+            # The unperturbed program must pass, or a failure proves nothing.
+            with open(path, "w") as f:
+                f.write(program)
+            if subprocess.run([args.tool, "--run", case, path],
+                              capture_output=True).returncode:
+                print(f"{case}: the unperturbed program fails")
+                return 1
+            mutations = MUTATIONS + (PITCH_MUTATIONS if "_pitch" in case
+                                     else [])
+            for name, pattern, replacement, where in mutations:
+                mutated = mutate(program, pattern, replacement, where)
+                if mutated is None:
+                    continue
+                with open(path, "w") as f:
+                    f.write(fix_slot_mutation(mutated))
+                run = subprocess.run([args.tool, "--run", case, path],
+                                     capture_output=True, text=True)
+                tried += 1
+                output = (run.stdout + run.stderr).strip().splitlines()
+                how = output[0] if output else f"exit {run.returncode}"
+                if run.returncode == 0:
+                    missed.append(f"{case}: {name}")
+                    print(f"NOT CAUGHT  {case}: {name}")
+                else:
+                    print(f"caught      {case}: {name}: {how[:150]}")
+    print(f"{tried - len(missed)}/{tried} perturbations caught")
+    return 1 if missed or not tried else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,235 @@
+//===- CaseData.cpp - inputs and dense reference of a case ----------------===//
+
+#include "CaseData.h"
+
+#include "vnm/Format/Format.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <sstream>
+
+using namespace vnm;
+using namespace vnm::tile_test;
+
+namespace {
+
+format::ElementType elementTypeOf(const std::string &name) {
+  return *format::parseElementType(name);
+}
+
+llvm::Error fromStatus(const format::Status &status, const char *what) {
+  if (status.ok())
+    return llvm::Error::success();
+  return llvm::createStringError(std::string(what) + ": " + status.message());
+}
+
+/// The unit roundoff of a result type.
+double roundoff(const std::string &type) {
+  if (type == "f16")
+    return std::ldexp(1.0, -11);
+  if (type == "bf16")
+    return std::ldexp(1.0, -8);
+  return std::ldexp(1.0, -24);
+}
+
+double activate(const std::string &activation, double x) {
+  if (activation == "relu")
+    return x > 0 ? x : 0;
+  if (activation == "gelu")
+    return 0.5 * x *
+           (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+  return x;
+}
+
+} // namespace
+
+ElementBuffer::ElementBuffer(const std::string &type, int64_t size)
+    : type(type), count(size), elementBytes(type == "f32" ? 4 : 2),
+      bytes(size * elementBytes) {}
+
+uint32_t ElementBuffer::bits(int64_t i) const {
+  uint32_t value = 0;
+  std::memcpy(&value, bytes.data() + i * elementBytes, elementBytes);
+  return value;
+}
+
+void ElementBuffer::setBits(int64_t i, uint32_t value) {
+  std::memcpy(bytes.data() + i * elementBytes, &value, elementBytes);
+}
+
+double ElementBuffer::get(int64_t i) const {
+  uint32_t b = bits(i);
+  if (type == "f16")
+    return format::f16BitsToFloat(static_cast<uint16_t>(b));
+  if (type == "bf16")
+    return format::bf16BitsToFloat(static_cast<uint16_t>(b));
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+void ElementBuffer::set(int64_t i, double value) {
+  float f = static_cast<float>(value);
+  if (type == "f16")
+    return setBits(i, format::floatToF16Bits(f));
+  if (type == "bf16")
+    return setBits(i, format::floatToBF16Bits(f));
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  setBits(i, b);
+}
+
+uint32_t ElementBuffer::poisonBits() const {
+  if (type == "f16")
+    return 0x7d5a;
+  if (type == "bf16")
+    return 0x7fa5;
+  return 0x7fa5a5a5;
+}
+
+CaseData::CaseData(const SpmmCase &c)
+    : fragValues(c.element, 0), rhs(c.element, c.cols * c.ldb()),
+      out(c.result, c.rows * c.ldc() + c.ldc() + 64), bias(c.result, c.rows) {
+  guardElements = out.size() - c.rows * c.ldc();
+}
+
+uint64_t vnm::tile_test::chooseSeed() {
+  if (const char *text = std::getenv("VNM_TILE_SEED"))
+    return std::strtoull(text, nullptr, 0);
+  return std::random_device()();
+}
+
+llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
+  CaseData data(c);
+  data.seed = seed;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const format::Encoding encoding{c.v, 2, c.m};
+  const format::ElementType type = elementTypeOf(c.element);
+  const int64_t rows = c.rows, cols = c.cols, n = c.n;
+  format::StorageShape shape;
+  if (llvm::Error error =
+          fromStatus(format::getStorageShape(encoding, type, rows, cols, shape),
+                     "getStorageShape"))
+    return std::move(error);
+
+  // A: dense random, pruned and compressed by the format library, packed
+  // into fragments; `pruned` is what the kernel must multiply by.
+  ElementBuffer dense(c.element, rows * cols), pruned(c.element, rows * cols);
+  for (int64_t i = 0; i < dense.size(); ++i)
+    dense.set(i, uniform(rng));
+  if (llvm::Error error = fromStatus(format::prune(encoding, type, dense.data(),
+                                                   rows, cols, pruned.data()),
+                                     "prune"))
+    return std::move(error);
+  ElementBuffer values(c.element, shape.valueCount);
+  std::vector<uint8_t> colidx(shape.colidxCount), meta(shape.metaCount);
+  if (llvm::Error error = fromStatus(
+          format::compress(encoding, type, dense.data(), rows, cols,
+                           values.data(), colidx.data(), meta.data()),
+          "compress"))
+    return std::move(error);
+  data.fragValues = ElementBuffer(c.element, shape.fragValueCount);
+  data.fragMeta.assign(shape.fragMetaWords, 0);
+  if (llvm::Error error =
+          fromStatus(format::packFragments(
+                         encoding, type, values.data(), meta.data(), rows, cols,
+                         data.fragValues.data(), data.fragMeta.data()),
+                     "packFragments"))
+    return std::move(error);
+  // colidx[B][G][4] bytes read as little-endian 32-bit words.
+  data.colidxWords.assign(colidx.size() / 4, 0);
+  std::memcpy(data.colidxWords.data(), colidx.data(), colidx.size());
+
+  // B: K x N inside a pitch of ldb, poison in the pitch's padding (the
+  // kernel must not read it).
+  for (int64_t k = 0; k < cols; ++k)
+    for (int64_t j = 0; j < c.ldb(); ++j) {
+      int64_t i = k * c.ldb() + j;
+      if (j < n)
+        data.rhs.set(i, uniform(rng));
+      else
+        data.rhs.setBits(i, data.rhs.poisonBits());
+    }
+  // Y: poison everywhere, the previous result inside R x N when the kernel
+  // accumulates.
+  for (int64_t i = 0; i < data.out.size(); ++i)
+    data.out.setBits(i, data.out.poisonBits());
+  std::vector<double> previous(rows * n, 0.0);
+  if (c.accumulate)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < n; ++j) {
+        data.out.set(r * c.ldc() + j, uniform(rng));
+        previous[r * n + j] = data.out.get(r * c.ldc() + j);
+      }
+  for (int64_t r = 0; r < rows; ++r)
+    data.bias.set(r, uniform(rng));
+
+  // The reference in float64, and an error bound for f32 accumulation
+  // (K + a few rounding steps of 2^-24, relative to the sum of magnitudes)
+  // plus one rounding to the result type; gelu's slope is below 1.13.
+  data.expected.assign(rows * n, 0.0);
+  data.tolerance.assign(rows * n, 0.0);
+  const double u = roundoff(c.result);
+  const double accumulation = (cols + 8) * std::ldexp(1.0, -24);
+  for (int64_t r = 0; r < rows; ++r) {
+    // The row's kept entries (2 of every M; a kept zero adds nothing).
+    std::vector<std::pair<int64_t, double>> kept;
+    for (int64_t k = 0; k < cols; ++k)
+      if (double a = pruned.get(r * cols + k); a != 0)
+        kept.emplace_back(k, a);
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0, magnitude = 0;
+      for (auto [k, a] : kept) {
+        double term = a * data.rhs.get(k * c.ldb() + j);
+        sum += term;
+        magnitude += std::fabs(term);
+      }
+      double x = sum + previous[r * n + j];
+      magnitude += std::fabs(previous[r * n + j]);
+      if (c.bias) {
+        x += data.bias.get(r);
+        magnitude += std::fabs(data.bias.get(r));
+      }
+      double y = activate(c.activation, x);
+      data.expected[r * n + j] = y;
+      data.tolerance[r * n + j] = 2 * u * std::fabs(y) +
+                                  1.13 * (accumulation * magnitude) +
+                                  1e-6 * (std::fabs(x) + 1e-3);
+    }
+  }
+  return data;
+}
+
+std::string CaseData::check(const SpmmCase &c) const {
+  std::ostringstream report;
+  int64_t wrong = 0, overwritten = 0;
+  const int64_t ldc = c.ldc();
+  for (int64_t r = 0; r < c.rows; ++r)
+    for (int64_t j = 0; j < ldc; ++j) {
+      int64_t i = r * ldc + j;
+      if (j >= c.n) {
+        if (out.bits(i) != out.poisonBits() && overwritten++ < 5)
+          report << "  wrote (" << r << ", " << j << ") past N = " << c.n
+                 << "\n";
+        continue;
+      }
+      double got = out.get(i), want = expected[r * c.n + j];
+      if (!(std::fabs(got - want) <= tolerance[r * c.n + j]) && wrong++ < 5)
+        report << "  (" << r << ", " << j << "): got " << got << ", expected "
+               << want << " (tolerance " << tolerance[r * c.n + j] << ")\n";
+    }
+  for (int64_t i = c.rows * ldc; i < out.size(); ++i)
+    if (out.bits(i) != out.poisonBits() && overwritten++ < 5)
+      report << "  wrote element " << i << " past R x ldc = " << c.rows << " x "
+             << ldc << "\n";
+  if (!wrong && !overwritten)
+    return "";
+  std::ostringstream summary;
+  summary << c.name() << " (seed " << seed << "): " << wrong
+          << " wrong elements of " << c.rows * c.n << ", " << overwritten
+          << " writes outside R x N\n"
+          << report.str();
+  return summary.str();
+}

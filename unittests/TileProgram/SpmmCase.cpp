@@ -1,0 +1,91 @@
+//===- SpmmCase.cpp - the case matrix -------------------------------------===//
+
+#include "SpmmCase.h"
+
+using namespace vnm::tile_test;
+
+std::string SpmmCase::name() const {
+  std::string text =
+      "v" + std::to_string(v) + "_m" + std::to_string(m) + "_" + element;
+  if (result != element)
+    text += "_to_" + result;
+  if (accumulate)
+    text += "_acc";
+  if (bias)
+    text += "_bias";
+  if (activation != "none")
+    text += "_" + activation;
+  text += "_r" + std::to_string(rows) + "_k" + std::to_string(cols) + "_n" +
+          std::to_string(n) + "_b" + std::to_string(blockRows) + "_w" +
+          std::to_string(warpRows) + "x" + std::to_string(warpsN) + "_s" +
+          std::to_string(stages);
+  if (extraLdb || extraLdc)
+    text += "_pitch";
+  switch (source) {
+  case ProgramSource::Generated:
+    break;
+  case ProgramSource::HandPlain:
+    text += "_handplain";
+    break;
+  case ProgramSource::HandPipelined:
+    text += "_handpipelined";
+    break;
+  }
+  return text;
+}
+
+std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
+  // bench/cases.py's families: V in {64, 128} with M in {8, 16, 32}, and
+  // 2:4 (M = 4) with V in {16, 64, 128}.
+  const std::pair<int64_t, int64_t> families[] = {
+      {64, 8},   {64, 16}, {64, 32}, {128, 8}, {128, 16},
+      {128, 32}, {16, 4},  {64, 4},  {128, 4}};
+  const char *results[] = {"f16", "bf16", "f32"};
+  const char *activations[] = {"none", "relu", "gelu"};
+  // k-tile pairs per case: fewer than the stages (prologue and epilogue
+  // only) as well as several steady-state iterations.
+  const int64_t pairs[] = {3, 2, 5, 7, 4};
+  std::vector<SpmmCase> cases;
+  int family = 0;
+  for (auto [v, m] : families) {
+    bool tallBlocks = m == 4 || v % 128 == 0;
+    // Five cases per family: stages 2 .. 6, and every value of every other
+    // option at least once (128-row blocks where the format allows them).
+    for (int i = 0; i < 5; ++i) {
+      SpmmCase c;
+      c.v = v;
+      c.m = m;
+      c.stages = 2 + i;
+      c.blockRows = tallBlocks && i % 2 == 0 ? 128 : 64;
+      c.warpRows = i % 2 == 1 || i == 4 ? 64 : 32;
+      c.warpsN = i % 2 == 1 ? 4 : 2;
+      c.element = (i + family) % 2 ? "bf16" : "f16";
+      c.result = results[(i + family) % 3];
+      c.accumulate = i % 2 == 0;
+      c.bias = (i + family) % 2 == 1;
+      c.activation = activations[(i + 2 * family) % 3];
+      // Ragged everywhere: R not a multiple of 128 (nor of V), K not a
+      // multiple of M, N not a multiple of 8.
+      c.rows = 200 + 37 * i + 11 * family;
+      c.cols = 16 * m * (pairs[i] - 1) + 8 * m + 3;
+      c.n = 130 + 41 * i;
+      if (i == 2) {
+        c.extraLdb = 8;
+        c.extraLdc = 16;
+      }
+      c.source =
+          i == 1 ? ProgramSource::HandPlain : ProgramSource::HandPipelined;
+      cases.push_back(c);
+    }
+    ++family;
+  }
+  return cases;
+}
+
+const SpmmCase *vnm::tile_test::findCase(const std::string &name) {
+  static const std::vector<SpmmCase> cases = getCaseMatrix();
+  for (const SpmmCase &c : cases)
+    if (c.name() == name)
+      return &c;
+  return nullptr;
+}

@@ -1,0 +1,59 @@
+//===- SpmmCase.h - one case of the tile-program execution tests -*- C++ -*-=//
+//
+// A case is one vnm.storage.spmm (static R and K, N at run time) and the
+// tiling its kernel is generated with: the scaled-down counterpart of a
+// case of bench/cases.py.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_UNITTESTS_TILEPROGRAM_SPMMCASE_H
+#define VNM_UNITTESTS_TILEPROGRAM_SPMMCASE_H
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace vnm::tile_test {
+
+/// Where a case's tile program comes from.
+enum class ProgramSource {
+  /// vnm-lower-to-gpu and vnm-pipeline-kernels on the case's spmm.
+  Generated,
+  /// Written out by HandWrittenKernel: the K loop as a plain sequence.
+  HandPlain,
+  /// Written out by HandWrittenKernel: software-pipelined, S - 1 gathers in
+  /// flight, waits with pending(S - 2).
+  HandPipelined,
+};
+
+struct SpmmCase {
+  int64_t rows = 0, cols = 0, n = 0; ///< R, K and the run-time N
+  int64_t v = 64, m = 8;
+  std::string element = "f16"; ///< f16 or bf16
+  std::string result = "f16";  ///< f16, bf16 or f32
+  bool accumulate = false, bias = false;
+  std::string activation = "none"; ///< none, relu or gelu
+  int64_t blockRows = 64, warpRows = 32, warpsN = 2, stages = 3;
+  /// Row pitches beyond the smallest multiple of 8 >= N, in elements.
+  int64_t extraLdb = 0, extraLdc = 0;
+  ProgramSource source = ProgramSource::HandPipelined;
+
+  int64_t ldb() const { return (n + 7) / 8 * 8 + extraLdb; }
+  int64_t ldc() const { return (n + 7) / 8 * 8 + extraLdc; }
+  /// A name usable as a GoogleTest parameter name and on a command line.
+  std::string name() const;
+};
+
+/// How GoogleTest prints a case: by its name.
+inline void PrintTo(const SpmmCase &c, std::ostream *os) { *os << c.name(); }
+
+/// The case matrix of the ctest suite.
+std::vector<SpmmCase> getCaseMatrix();
+
+/// The case of that name in the matrix, or null.
+const SpmmCase *findCase(const std::string &name);
+
+} // namespace vnm::tile_test
+
+#endif // VNM_UNITTESTS_TILEPROGRAM_SPMMCASE_H

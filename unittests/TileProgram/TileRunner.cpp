@@ -1,0 +1,252 @@
+//===- TileRunner.cpp - compile and run a case's tile program -------------===//
+
+#include "TileRunner.h"
+
+#include "HandWrittenKernel.h"
+
+#include "vnm/Conversion/Passes.h"
+#include "vnm/Dialect/VNM/IR/VNM.h"
+#include "vnm/Dialect/VNM/Transforms/Passes.h"
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+
+using namespace mlir;
+using namespace vnm::tile_test;
+
+namespace {
+
+/// The CPU lowering of what convert-vnm-gpu-to-loops leaves: scf, memref,
+/// arith, math (tanh through libm) and cf.assert down to LLVM.
+constexpr const char *kToLLVM =
+    "canonicalize,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "convert-math-to-libm,finalize-memref-to-llvm,convert-math-to-llvm,"
+    "convert-arith-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
+    "reconcile-unrealized-casts";
+
+MLIRContext &getContext() {
+  static MLIRContext *context = [] {
+    // A failed cf.assert prints its message with puts, then aborts, which
+    // would drop a buffered stdout with the message in it.
+    std::setvbuf(stdout, nullptr, _IONBF, 0);
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    registerAllPasses();
+    vnm::registerVNMPasses();
+    vnm::registerVNMConversionPasses();
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    registerBuiltinDialectTranslation(registry);
+    registerLLVMDialectTranslation(registry);
+    vnm::registerVNMDialect(registry);
+    registry.insert<vnm::vnm_gpu::VNMGPUDialect>();
+    auto *created = new MLIRContext(registry);
+    created->loadAllAvailableDialects();
+    return created;
+  }();
+  return *context;
+}
+
+/// Diagnostics of a failed step, for the exception's message.
+class DiagnosticLog {
+public:
+  explicit DiagnosticLog(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diagnostic) {
+          text += diagnostic.str() + "\n";
+          return success();
+        }) {}
+  std::string text;
+
+private:
+  ScopedDiagnosticHandler handler;
+};
+
+llvm::Error fail(const std::string &message) {
+  return llvm::createStringError(message);
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> parse(const std::string &text,
+                                            DiagnosticLog &log) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, &getContext());
+  if (!module)
+    return fail("cannot parse the module:\n" + log.text);
+  return module;
+}
+
+llvm::Error runPipeline(ModuleOp module, const std::string &pipeline,
+                        DiagnosticLog &log) {
+  PassManager pm(&getContext());
+  if (failed(parsePassPipeline(pipeline, pm)) || failed(pm.run(module)))
+    return fail("pipeline " + pipeline + " failed:\n" + log.text);
+  return llvm::Error::success();
+}
+
+std::string print(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+/// grid_x_divisor and grid_y of @spmm_0's launch contract.
+llvm::Expected<std::pair<int64_t, int64_t>> getGrid(ModuleOp module) {
+  auto contracts = module->getAttrOfType<ArrayAttr>("vnm.launch_contracts");
+  for (Attribute attribute : contracts ? contracts : ArrayAttr()) {
+    auto contract = dyn_cast<DictionaryAttr>(attribute);
+    auto kernel = contract ? contract.getAs<StringAttr>("kernel") : nullptr;
+    if (!kernel || kernel.getValue() != "spmm_0")
+      continue;
+    auto divisor = contract.getAs<IntegerAttr>("grid_x_divisor");
+    auto gridY = contract.getAs<IntegerAttr>("grid_y");
+    if (divisor && gridY)
+      return std::make_pair(divisor.getInt(), gridY.getInt());
+  }
+  return fail("no launch contract for spmm_0");
+}
+
+std::string spmmModule(const SpmmCase &c) {
+  const int64_t groups = (c.cols + c.m - 1) / c.m;
+  const int64_t blocks = (c.rows + c.v - 1) / c.v;
+  const std::string values = "memref<" + std::to_string(c.rows) + "x" +
+                             std::to_string(2 * groups) + "x" + c.element + ">";
+  const std::string colidx = "memref<" + std::to_string(blocks) + "x" +
+                             std::to_string(groups) + "x4xi8>";
+  const std::string meta = "memref<" + std::to_string(c.rows) + "x" +
+                           std::to_string(2 * groups) + "xi8>";
+  const std::string rhs =
+      "memref<" + std::to_string(c.cols) + "x?x" + c.element + ">";
+  const std::string bias =
+      "memref<" + std::to_string(c.rows) + "x" + c.result + ">";
+  const std::string out =
+      "memref<" + std::to_string(c.rows) + "x?x" + c.result + ">";
+  std::string attributes =
+      "encoding = #vnm.encoding<v = " + std::to_string(c.v) +
+      ", n = 2, m = " + std::to_string(c.m) + ">";
+  if (c.accumulate)
+    attributes += ", accumulate";
+  if (c.activation != "none")
+    attributes += ", activation = #vnm.activation<" + c.activation + ">";
+  return "func.func @spmm(%v: " + values + ", %c: " + colidx + ", %m: " + meta +
+         ", %x: " + rhs + ", %b: " + bias + ", %y: " + out +
+         ") {\n  vnm.storage.spmm ins(%v, %c, %m, %x : " + values + ", " +
+         colidx + ", " + meta + ", " + rhs + ")" +
+         (c.bias ? " bias(%b : " + bias + ")" : std::string()) +
+         " outs(%y : " + out + ") {" + attributes + "}\n  return\n}\n";
+}
+
+template <typename T> StridedMemRefType<T, 1> describe(T *data, int64_t size) {
+  return StridedMemRefType<T, 1>{data, data, 0, {size}, {1}};
+}
+
+} // namespace
+
+llvm::Expected<std::string>
+vnm::tile_test::buildTileProgram(const SpmmCase &c) {
+  switch (c.source) {
+  case ProgramSource::HandPlain:
+    return writeHandKernel(c, /*pipelined=*/false);
+  case ProgramSource::HandPipelined:
+    return writeHandKernel(c, /*pipelined=*/true);
+  case ProgramSource::Generated:
+    break;
+  }
+  DiagnosticLog log(getContext());
+  auto module = parse(spmmModule(c), log);
+  if (!module)
+    return module.takeError();
+  if (llvm::Error error = runPipeline(
+          **module,
+          "vnm-choose-config{block-rows=" + std::to_string(c.blockRows) +
+              " warp-rows=" + std::to_string(c.warpRows) + " warps-n=" +
+              std::to_string(c.warpsN) + " stages=" + std::to_string(c.stages) +
+              "},vnm-lower-to-gpu,vnm-pipeline-kernels",
+          log))
+    return std::move(error);
+  return print(**module);
+}
+
+llvm::Error vnm::tile_test::runTileProgram(const SpmmCase &c,
+                                           const std::string &program,
+                                           CaseData &data) {
+  DiagnosticLog log(getContext());
+  auto parsed = parse(program, log);
+  if (!parsed)
+    return parsed.takeError();
+  OwningOpRef<ModuleOp> module = std::move(*parsed);
+  auto grid = getGrid(*module);
+  if (!grid)
+    return grid.takeError();
+  auto [divisor, gridY] = *grid;
+  if (llvm::Error error = runPipeline(*module, "convert-vnm-gpu-to-loops", log))
+    return error;
+  // The host side of the module (the spmm op the kernel was made for) is
+  // not under test; only the kernel's CPU function is compiled.
+  for (auto func : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
+    if (func.getName() != "spmm_0_cpu")
+      func.erase();
+  if (!module->lookupSymbol("spmm_0_cpu"))
+    return fail("convert-vnm-gpu-to-loops made no @spmm_0_cpu");
+  if (llvm::Error error = runPipeline(*module, kToLLVM, log))
+    return error;
+
+  ExecutionEngineOptions options;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
+  auto engine = ExecutionEngine::create(*module, options);
+  if (!engine)
+    return fail("JIT compilation failed: " +
+                llvm::toString(engine.takeError()));
+
+  auto values = describe(static_cast<uint16_t *>(data.fragValues.data()),
+                         data.fragValues.size());
+  auto meta = describe(data.fragMeta.data(),
+                       static_cast<int64_t>(data.fragMeta.size()));
+  auto colidx = describe(data.colidxWords.data(),
+                         static_cast<int64_t>(data.colidxWords.size()));
+  auto rhs =
+      describe(static_cast<uint16_t *>(data.rhs.data()), data.rhs.size());
+  auto out = describe(static_cast<uint8_t *>(data.out.data()), data.out.size());
+  auto bias =
+      describe(static_cast<uint8_t *>(data.bias.data()), data.bias.size());
+  auto *valuesRef = &values;
+  auto *metaRef = &meta;
+  auto *colidxRef = &colidx;
+  auto *rhsRef = &rhs;
+  auto *outRef = &out;
+  auto *biasRef = &bias;
+  int32_t n = static_cast<int32_t>(c.n);
+  int32_t ldb = static_cast<int32_t>(c.ldb());
+  int32_t ldc = static_cast<int32_t>(c.ldc());
+  int64_t gridX = (c.n + divisor - 1) / divisor;
+  void *args[] = {&valuesRef, &metaRef, &colidxRef, &rhsRef, &outRef, &biasRef,
+                  &n,         &ldb,     &ldc,       &gridX,  &gridY};
+  if (llvm::Error error =
+          (*engine)->invokePacked("_mlir_ciface_spmm_0_cpu", args))
+    return fail("cannot call @spmm_0_cpu: " + llvm::toString(std::move(error)));
+  return llvm::Error::success();
+}
+
+std::string vnm::tile_test::runAndCheck(const SpmmCase &c,
+                                        const std::string &program) {
+  auto data = CaseData::generate(c, chooseSeed());
+  if (!data)
+    return c.name() + ": " + llvm::toString(data.takeError());
+  if (llvm::Error error = runTileProgram(c, program, *data))
+    return c.name() + ": " + llvm::toString(std::move(error));
+  return data->check(c);
+}
