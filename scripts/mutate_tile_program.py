@@ -24,6 +24,11 @@ import tempfile
 CASES = [r"^v64_m8_.*_s4_pitch_handpipelined$",
          r"^v16_m4_.*_s5_handpipelined$",
          r"^v64_m16_.*_handplain$"]
+# The same kernels as vnm-lower-to-gpu and vnm-pipeline-kernels generate
+# them (their values are numbered, so GENERATED_MUTATIONS find operands by
+# position).
+GENERATED_CASES = [r"^v64_m8_.*_s4_pitch$", r"^v16_m4_.*_s5$",
+                   r"^v64_m16_.*_s3$"]
 
 # (name, pattern, replacement, where): the first match of `pattern` after
 # the first match of `where` (None: from the start; "all": every match, for
@@ -69,6 +74,106 @@ MUTATIONS = [
 PITCH_MUTATIONS = [
     ("output written with pitch ldb instead of ldc",
      r"ld\(%ldc\)", "ld(%ldb)", None),
+]
+
+
+def _loop_body(program):
+    """(start, end) of the K loop's body: from `scf.for` to its yield."""
+    start = program.find("scf.for")
+    end = program.find("scf.yield", start)
+    return (start, end) if start >= 0 and end >= 0 else None
+
+
+def _in_loop(program, pattern, replace):
+    """Replaces the first match of `pattern` in the K loop's body by
+    replace(match)."""
+    span = _loop_body(program)
+    if not span:
+        return None
+    match = re.compile(pattern).search(program, span[0], span[1])
+    if not match:
+        return None
+    return program[:match.start()] + replace(match) + program[match.end():]
+
+
+def _operand_in_loop(program, pattern, group):
+    span = _loop_body(program)
+    match = span and re.compile(pattern).search(program, span[0], span[1])
+    return match.group(group) if match else None
+
+
+def _pipelined(program):
+    """Whether the K loop was software-pipelined (its wait leaves copies in
+    flight)."""
+    return re.search(r"pending\([1-9]", program) is not None
+
+
+def _gather_pair_of_fragments(program):
+    """The loop's copy reads the pair of the A fragments (i + 1)."""
+    pair = _operand_in_loop(program, r"load_sparse_a %\w+, %\w+\[%\w+, (%\w+)\]", 1)
+    return pair and _in_loop(
+        program, r"((?:gather|copy_tile) %\w+\[)(%\w+)(,)",
+        lambda m: m.group(1) + pair + m.group(3))
+
+
+def _compute_slot_of_copy(program):
+    """The loop's B fragments read the slot being filled."""
+    slot = _operand_in_loop(program, r"(?:gather|copy_tile) .* into %\w+\[(%\w+)\]", 1)
+    return slot and _in_loop(program, r"(load_b %\w+\[)(%\w+)(\])",
+                             lambda m: m.group(1) + slot + m.group(3))
+
+
+def _output_pitch_ldb(program):
+    ldb = re.search(r"(?:gather|copy_tile) .* ld\((%\w+)\)", program)
+    return ldb and re.sub(r"(epilogue .* ld\()(%\w+)(\))",
+                          lambda m: m.group(1) + ldb.group(1) + m.group(3),
+                          program, count=1)
+
+
+# (name, transform): transform(program) is the perturbed program, or None
+# where it does not apply.
+GENERATED_MUTATIONS = [
+    ("steady-state wait leaves S - 1 pending",
+     lambda p: mutate(p, r"pending\({S-2}\)", "pending({S-1})", r"scf\.for")),
+    # At the pipelined epilogue's first wait S - 1 copies are in flight; a
+    # wait that leaves them all pending lets the next MMAs read a slot that
+    # has not landed. (Its later waits find less pending than they allow,
+    # so lowering them changes nothing.) In a plain loop, the one wait.
+    ("first wait after the K loop leaves S - 1 pending",
+     lambda p: mutate(p, r"pending\(0\)", "pending({S-1})",
+                      r"scf\.yield" if _pipelined(p) else r"scf\.for")),
+    # In a plain loop the copy, the fragments and the B loads share one pair
+    # and slot, so these two only perturb pipelined programs.
+    ("copy of pair i + 1 instead of i + S - 1",
+     lambda p: _gather_pair_of_fragments(p) if _pipelined(p) else None),
+    ("B fragments from the slot being filled",
+     lambda p: _compute_slot_of_copy(p) if _pipelined(p) else None),
+    ("B rows 0..31 for both steps",
+     lambda p: mutate(p, r"offset\(32\)", "offset(0)", None)),
+    ("MMA step 0 twice",
+     lambda p: mutate(p, r"vnm_gpu\.mma_sp (%\w+)\[1\]",
+                      r"vnm_gpu.mma_sp \1[0]", None)),
+    ("A rows and pair swapped",
+     lambda p: mutate(p, r"(load_sparse_a %\w+, %\w+\[)(%\w+), (%[\w#]+)\]",
+                      r"\1\3, \2]", None)),
+    ("column-locs of row and pair swapped",
+     lambda p: mutate(p, r"(load_colloc %\w+\[)(%\w+), (%[\w#]+)\]",
+                      r"\1\3, \2]", None)),
+    ("epilogue stores 16 rows past R",
+     lambda p: mutate(p, r"(epilogue .* bounds\()(\d+)",
+                      lambda m: m.group(1) + str(int(m.group(2)) + 16), None)),
+    ("epilogue stores up to ldc instead of N",
+     lambda p: mutate(p, r"(epilogue .* bounds\(\d+, )(%\w+)(\) ld\()(%\w+)\)",
+                      r"\1\4\3\4)", None)),
+    ("copy_tile stops 8 rows before K",
+     lambda p: mutate(p, r"(copy_tile .* bounds\()(\d+)",
+                      lambda m: m.group(1) + str(int(m.group(2)) - 8), "all")),
+    ("B read with pitch N instead of ldb",
+     lambda p: mutate(p, r"((?:gather|copy_tile) .* bounds\()(%\w+)(\) ld\()(%\w+)\)",
+                      r"\1\2\3\2)", "all")),
+]
+GENERATED_PITCH_MUTATIONS = [
+    ("output written with pitch ldb instead of ldc", _output_pitch_ldb),
 ]
 
 
@@ -118,12 +223,28 @@ def main():
     names = subprocess.run([args.tool, "--list"], capture_output=True,
                            text=True, check=True).stdout.split()
     cases = []
-    for pattern in CASES:
+    for pattern in CASES + GENERATED_CASES:
         found = [n for n in names if re.search(pattern, n)]
         if not found:
             print(f"no case matches {pattern}")
             return 1
         cases.append(found[0])
+
+    def perturbations(case, program):
+        """(name, perturbed program) of every mutation that applies."""
+        pitch = "_pitch" in case
+        if "_hand" in case:
+            for name, pattern, replacement, where in MUTATIONS + (
+                    PITCH_MUTATIONS if pitch else []):
+                mutated = mutate(program, pattern, replacement, where)
+                if mutated is not None:
+                    yield name, fix_slot_mutation(mutated)
+            return
+        for name, transform in GENERATED_MUTATIONS + (
+                GENERATED_PITCH_MUTATIONS if pitch else []):
+            mutated = transform(program)
+            if mutated is not None and mutated != program:
+                yield name, mutated
 
     missed, tried = [], 0
     with tempfile.TemporaryDirectory() as scratch:
@@ -139,14 +260,9 @@ def main():
                               capture_output=True).returncode:
                 print(f"{case}: the unperturbed program fails")
                 return 1
-            mutations = MUTATIONS + (PITCH_MUTATIONS if "_pitch" in case
-                                     else [])
-            for name, pattern, replacement, where in mutations:
-                mutated = mutate(program, pattern, replacement, where)
-                if mutated is None:
-                    continue
+            for name, mutated in perturbations(case, program):
                 with open(path, "w") as f:
-                    f.write(fix_slot_mutation(mutated))
+                    f.write(mutated)
                 run = subprocess.run([args.tool, "--run", case, path],
                                      capture_output=True, text=True)
                 tried += 1
