@@ -9,6 +9,7 @@ step needs; bench/build is what travels to the GPU machine.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -59,6 +60,10 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                    check=True)
     info = {"name": name, "ptx": f"{name}/vnm_kernels.ptx",
             "contract": f"{name}/spmm_0.json"}
+    # The kernel's identity: a GPU result counts for exactly this PTX
+    # (bench/validated_kernels.py).
+    with open(os.path.join(kdir, "vnm_kernels.ptx"), "rb") as f:
+        info["ptx_sha256"] = hashlib.sha256(f.read()).hexdigest()
     if ptxas:
         res = subprocess.run([ptxas, "-arch=sm_90", "-v",
                               os.path.join(kdir, "vnm_kernels.ptx"), "-o",

@@ -211,7 +211,7 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
         vnm_tflops=tflops, cublas_tflops=flops / (t_cublas[0] * 1e-3) / 1e12,
         fraction_of_mma_sp_ceiling=tflops / ceiling,
         registers=kernel.get("registers"), spill_bytes=kernel.get("spill_bytes"),
-        compress_s=prep["compress_s"])
+        compress_s=prep["compress_s"], ptx_sha256=kernel.get("ptx_sha256"))
 
 
 def main():

@@ -24,7 +24,7 @@ func.func @linear(%w: !w, %x: tensor<1024x?xf16>, %b: tensor<512xf16>) -> tensor
 !w = tensor<512x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
 func.func @linear(%w: !w, %x: tensor<4096x?xf16>, %b: tensor<512xf16>) -> tensor<512x?xf16> {
   %y = vnm.spmm %w, %x bias(%b : tensor<512xf16>)
-      {vnm.config = #vnm.config<block = [64, 128], warps = [2, 2], stages = 6, blocks_per_sm = 2>}
+      {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 6, blocks_per_sm = 2>}
       : !w, tensor<4096x?xf16> -> tensor<512x?xf16>
   return %y : tensor<512x?xf16>
 }""",

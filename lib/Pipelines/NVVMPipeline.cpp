@@ -68,7 +68,7 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "vnm-expand-storage,"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
-      "vnm-choose-config{{block-rows={4} warp-rows={7} warps-n={5} "
+      "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
       "stages={8} blocks-per-sm={6}},"
       "vnm-lower-to-gpu,"
       "vnm-pipeline-kernels,"

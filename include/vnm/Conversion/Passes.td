@@ -104,9 +104,11 @@ def VNMPipelineKernels : Pass<"vnm-pipeline-kernels", "mlir::ModuleOp"> {
 }
 
 def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
-  let summary = "Pick the GPU tiling (#vnm.config) of each spmm";
+  let summary = "Pick the GPU kernel tiling (vnm.config) of each spmm";
   let description = [{
-    Sets `vnm.config = #vnm.config<...>` on every `vnm.spmm` and
+    Sets `vnm.config` to a kernel recipe's tiling attribute (for the
+    `chip`: `#vnm_gpu.mma_sp_tiling<...>` for the `mma.sp` kernels of sm_80
+    and later) on every `vnm.spmm` and
     `vnm.storage.spmm` that has none: 128-row block tiles when V is a
     multiple of 128 or M = 4 (every group keeps its four columns, so a tile
     may span V blocks), else 64 rows; 4 x 2 (or 2 x 2) warps of 32 x 64;
@@ -117,6 +119,9 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     choice for the others. `vnm-lower-to-gpu` follows the attribute.
   }];
   let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU the kernels are for, which picks the kernel recipe "
+           "(sm_80, sm_90, sm_90a: the mma.sp kernels)">,
     Option<"blockRows", "block-rows", "int64_t", /*default=*/"0",
            "Rows of Y per thread block: 64, 128, or 0 to choose">,
     Option<"warpRows", "warp-rows", "int64_t", /*default=*/"0",

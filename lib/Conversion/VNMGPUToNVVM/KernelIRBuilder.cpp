@@ -14,9 +14,6 @@ Value KernelIRBuilder::c64(int64_t value) {
 Value KernelIRBuilder::add(Value x, Value y) {
   return arith::AddIOp::create(b, loc, x, y);
 }
-Value KernelIRBuilder::sub(Value x, Value y) {
-  return arith::SubIOp::create(b, loc, x, y);
-}
 Value KernelIRBuilder::mul(Value x, Value y) {
   return arith::MulIOp::create(b, loc, x, y);
 }
@@ -32,17 +29,11 @@ Value KernelIRBuilder::bitAnd(Value x, Value y) {
 Value KernelIRBuilder::bitXor(Value x, Value y) {
   return arith::XOrIOp::create(b, loc, x, y);
 }
-Value KernelIRBuilder::shl(Value x, Value y) {
-  return arith::ShLIOp::create(b, loc, x, y);
-}
 Value KernelIRBuilder::shru(Value x, Value y) {
   return arith::ShRUIOp::create(b, loc, x, y);
 }
 Value KernelIRBuilder::ult(Value x, Value y) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
-}
-Value KernelIRBuilder::andI1(Value x, Value y) {
-  return arith::AndIOp::create(b, loc, x, y);
 }
 Value KernelIRBuilder::select(Value c, Value x, Value y) {
   return arith::SelectOp::create(b, loc, c, x, y);
@@ -50,11 +41,8 @@ Value KernelIRBuilder::select(Value c, Value x, Value y) {
 Value KernelIRBuilder::minu(Value x, Value y) {
   return arith::MinUIOp::create(b, loc, x, y);
 }
-Value KernelIRBuilder::eq(Value x, Value y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-}
 Value KernelIRBuilder::zext64(Value x) {
-  return arith::ExtUIOp::create(b, loc, i64(), x);
+  return arith::ExtUIOp::create(b, loc, b.getI64Type(), x);
 }
 
 Value KernelIRBuilder::offsetBytes(Value base, Value byteOffset) {
@@ -101,12 +89,6 @@ void KernelIRBuilder::store(Value value, Value ptr, unsigned alignment) {
 
 Value KernelIRBuilder::threadIdX() {
   return NVVM::ThreadIdXOp::create(b, loc, i32());
-}
-Value KernelIRBuilder::blockIdX() {
-  return NVVM::BlockIdXOp::create(b, loc, i32());
-}
-Value KernelIRBuilder::blockIdY() {
-  return NVVM::BlockIdYOp::create(b, loc, i32());
 }
 
 void KernelIRBuilder::ifThen(Value cond, function_ref<void()> thenBody) {

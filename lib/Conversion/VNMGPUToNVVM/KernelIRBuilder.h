@@ -1,10 +1,9 @@
-//===- KernelIRBuilder.h - building blocks of generated GPU kernels -*- C++
-//-*-//
+//===- KernelIRBuilder.h - building blocks of lowered tile ops --*- C++ -*-===//
 //
-// Kernels are built at the level of the LLVM and NVVM dialects (raw global
-// and shared pointers, 32-bit index arithmetic) inside a gpu.func with scf
-// control flow: the data movement of a tensor-core kernel is explicit about
-// bytes, lanes and registers, which memref-level IR would hide.
+// The tile ops' NVVM lowerings build at the level of the LLVM and NVVM
+// dialects (raw global and shared pointers, 32-bit index arithmetic) with
+// scf control flow: the data movement of a tensor-core kernel is explicit
+// about bytes, lanes and registers, which memref-level IR would hide.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,29 +31,21 @@ public:
   mlir::Location location() const { return loc; }
 
   mlir::Type i32() { return b.getI32Type(); }
-  mlir::Type i64() { return b.getI64Type(); }
   mlir::Type f32() { return b.getF32Type(); }
-  mlir::Type pointer(unsigned space) {
-    return mlir::LLVM::LLVMPointerType::get(b.getContext(), space);
-  }
 
   // 32-bit integer arithmetic (thread and tile indices).
   mlir::Value c32(int64_t value);
   mlir::Value c64(int64_t value);
   mlir::Value add(mlir::Value x, mlir::Value y);
-  mlir::Value sub(mlir::Value x, mlir::Value y);
   mlir::Value mul(mlir::Value x, mlir::Value y);
   mlir::Value divu(mlir::Value x, mlir::Value y);
   mlir::Value remu(mlir::Value x, mlir::Value y);
   mlir::Value bitAnd(mlir::Value x, mlir::Value y);
   mlir::Value bitXor(mlir::Value x, mlir::Value y);
-  mlir::Value shl(mlir::Value x, mlir::Value y);
   mlir::Value shru(mlir::Value x, mlir::Value y);
   mlir::Value ult(mlir::Value x, mlir::Value y);
-  mlir::Value andI1(mlir::Value x, mlir::Value y);
   mlir::Value select(mlir::Value c, mlir::Value x, mlir::Value y);
   mlir::Value minu(mlir::Value x, mlir::Value y);
-  mlir::Value eq(mlir::Value x, mlir::Value y);
   mlir::Value zext64(mlir::Value x);
 
   /// `base + byteOffset` (offset i32 or i64).
@@ -69,8 +60,6 @@ public:
   void store(mlir::Value value, mlir::Value ptr, unsigned alignment);
 
   mlir::Value threadIdX();
-  mlir::Value blockIdX();
-  mlir::Value blockIdY();
 
   /// Builds `if (cond) { then(); }`.
   void ifThen(mlir::Value cond, llvm::function_ref<void()> thenBody);

@@ -85,9 +85,13 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
   config.accumulate = op.getAccumulate();
   config.hasBias = static_cast<bool>(op.getBias());
   config.activation = op.getActivation();
-  // The op's own #vnm.config (set by hand or by vnm-choose-config) wins;
-  // without one the pass picks the default tiling.
-  auto chosen = op->getAttrOfType<ConfigAttr>("vnm.config");
+  // The op's own tiling (set by hand or by vnm-choose-config) wins;
+  // without one the pass picks the default mma.sp tiling.
+  Attribute tiling = op->getAttr("vnm.config");
+  auto chosen = dyn_cast_or_null<vnm_gpu::MmaSpTilingAttr>(tiling);
+  if (tiling && !chosen)
+    return op.emitError("vnm-lower-to-gpu: no kernel recipe for the tiling ")
+           << tiling << " (the mma.sp kernels take #vnm_gpu.mma_sp_tiling)";
   if (!chosen)
     chosen = kernel::chooseSpmmConfig(op.getContext(), config.v, config.m,
                                       kernel::TilingOptions());
@@ -153,7 +157,7 @@ struct ChooseConfigPass
 
   void runOnOperation() override {
     // The options are checked once, whether or not an op needs them.
-    auto reject = [&](StringRef message) {
+    auto reject = [&](const Twine &message) {
       getOperation().emitError("vnm-choose-config: ") << message;
       signalPassFailure();
     };
@@ -165,6 +169,11 @@ struct ChooseConfigPass
       return reject("warp-rows must be 0, 32 or 64");
     if (stages != 0 && (stages < 2 || stages > 6))
       return reject("stages must be 0 or in [2, 6]");
+    // The chip picks the kernel recipe: the mma.sp kernels are the recipe
+    // of sm_80 and later (sm_90a included until it has its own).
+    if (chip != "sm_80" && chip != "sm_90" && chip != "sm_90a")
+      return reject("no spmm kernel recipe for chip '" + chip +
+                    "' (sm_80, sm_90, sm_90a)");
     kernel::TilingOptions options;
     options.blockRows = blockRows;
     options.warpRows = warpRows;

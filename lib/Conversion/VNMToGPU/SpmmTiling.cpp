@@ -39,9 +39,9 @@ bool vnm::kernel::blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m) {
   return m == 4 || v % blockRows == 0;
 }
 
-ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
-                                         int64_t m,
-                                         const TilingOptions &options) {
+vnm_gpu::MmaSpTilingAttr
+vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v, int64_t m,
+                              const TilingOptions &options) {
   int64_t blockRows = options.blockRows;
   if (!blockRows)
     blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;
@@ -56,6 +56,7 @@ ConfigAttr vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v,
   int64_t blocksPerSM = options.blocksPerSM;
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
-  return ConfigAttr::get(context, blockRows, 128, blockRows / warpRows, warpsN,
-                         stages, blocksPerSM);
+  return vnm_gpu::MmaSpTilingAttr::get(context, blockRows, 128,
+                                       blockRows / warpRows, warpsN, stages,
+                                       blocksPerSM);
 }

@@ -21,6 +21,7 @@
 #include "mlir/IR/MLIRContext.h"
 
 #include "vnm/Dialect/VNM/IR/VNM.h"
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
 #include <string>
 
@@ -42,8 +43,8 @@ struct SpmmKernelConfig {
   int64_t minBlocksPerSM = 0;
 
   int64_t threads() const { return 32 * warpsM * warpsN; }
-  /// Takes the tiling of a #vnm.config.
-  void applyConfig(ConfigAttr config) {
+  /// Takes the tiling of a #vnm_gpu.mma_sp_tiling.
+  void applyConfig(vnm_gpu::MmaSpTilingAttr config) {
     blockM = config.getBlockRows();
     blockN = config.getBlockCols();
     warpsM = config.getWarpsM();
@@ -83,8 +84,9 @@ struct TilingOptions {
 /// 32 x 64 warp tiles (two columns of warps); 16 warps per multiprocessor
 /// (128 registers per thread), or 8 with 64-row warp tiles.
 /// bench/results/ANALYSIS.md has the numbers.
-ConfigAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v, int64_t m,
-                            const TilingOptions &options);
+vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context,
+                                          int64_t v, int64_t m,
+                                          const TilingOptions &options);
 
 /// Why `config` cannot be generated, or an empty string.
 std::string checkSpmmKernelConfig(const SpmmKernelConfig &config);

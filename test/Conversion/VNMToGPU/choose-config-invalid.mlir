@@ -1,13 +1,16 @@
-// vnm-choose-config rejects option values the kernel has no tiling for.
+// vnm-choose-config rejects option values the kernel has no tiling for, and
+// chips with no kernel recipe.
 // RUN: not vnm-opt %s --vnm-choose-config="block-rows=96" 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not vnm-opt %s --vnm-choose-config="warp-rows=48" 2>&1 | FileCheck %s --check-prefix=WARP
 // RUN: not vnm-opt %s --vnm-choose-config="warps-n=3" 2>&1 | FileCheck %s --check-prefix=COLS
 // RUN: not vnm-opt %s --vnm-choose-config="stages=7" 2>&1 | FileCheck %s --check-prefix=STAGES
+// RUN: not vnm-opt %s --vnm-choose-config="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=CHIP
 
 // ROWS: error: vnm-choose-config: block-rows must be 0, 64 or 128
 // WARP: error: vnm-choose-config: warp-rows must be 0, 32 or 64
 // COLS: error: vnm-choose-config: warps-n must be 0, 2 or 4
 // STAGES: error: vnm-choose-config: stages must be 0 or in [2, 6]
+// CHIP: error: vnm-choose-config: no spmm kernel recipe for chip 'sm_75' (sm_80, sm_90, sm_90a)
 !w = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 func.func @spmm(%w: !w, %x: tensor<256x64xf16>) -> tensor<1024x64xf32> {
   %y = vnm.spmm %w, %x : !w, tensor<256x64xf16> -> tensor<1024x64xf32>

@@ -1,5 +1,7 @@
-// vnm-choose-config gives each spmm a #vnm.config unless it has one.
+// vnm-choose-config gives each spmm a #vnm_gpu.mma_sp_tiling (vnm.config) unless it has one.
 // RUN: vnm-opt %s --vnm-choose-config | FileCheck %s --check-prefix=DEFAULT
+// The mma.sp recipe serves sm_80 as it does sm_90.
+// RUN: vnm-opt %s --vnm-choose-config=chip=sm_80 | FileCheck %s --check-prefix=DEFAULT
 // RUN: vnm-opt %s --vnm-choose-config="block-rows=64 warps-n=4 blocks-per-sm=2" | FileCheck %s --check-prefix=OPTIONS
 // RUN: vnm-opt %s --vnm-choose-config="blocks-per-sm=0" | FileCheck %s --check-prefix=PTXAS
 // RUN: vnm-opt %s --vnm-choose-config="warp-rows=64" | FileCheck %s --check-prefix=WARP64
@@ -12,27 +14,27 @@
 // DEFAULT-LABEL: func @spmms
 // V a multiple of 128: 128-row tiles, whatever R, and 16 warps per
 // multiprocessor (two blocks of 8 warps).
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
 // V = 64: 64-row tiles, four blocks of 4 warps.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
 // A config on the op is kept.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
 // M = 4: 128-row tiles even for V = 16.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
 // Storage ops on memrefs too.
-// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
+// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
 
 // OPTIONS-LABEL: func @spmms
-// OPTIONS-COUNT-3: vnm.config = #vnm.config<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
-// OPTIONS: vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
-// OPTIONS-COUNT-2: vnm.config = #vnm.config<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
+// OPTIONS-COUNT-3: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
+// OPTIONS: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
+// OPTIONS-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
 // warp-rows=64: 64 x 64 warp tiles, 8 warps per multiprocessor.
 // WARP64-LABEL: func @spmms
-// WARP64-COUNT-2: vnm.config = #vnm.config<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
-// WARP64: vnm.config = #vnm.config<block = [64, 128], warps = [1, 2], stages = 3, blocks_per_sm = 4>
-// WARP64: vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
-// WARP64-COUNT-2: vnm.config = #vnm.config<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
+// WARP64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
+// WARP64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [1, 2], stages = 3, blocks_per_sm = 4>
+// WARP64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
+// WARP64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
 
 // blocks-per-sm=0 leaves the registers to ptxas.
 // PTXAS-LABEL: func @spmms
@@ -49,7 +51,7 @@ func.func @spmms(%a: !big, %b: !small, %c: !v64, %x: tensor<256x64xf16>,
   %0 = vnm.spmm %a, %x : !big, tensor<256x64xf16> -> tensor<4096x64xf32>
   %1 = vnm.spmm %b, %x : !small, tensor<256x64xf16> -> tensor<1024x64xf32>
   %2 = vnm.spmm %c, %x : !v64, tensor<256x64xf16> -> tensor<1024x64xf32>
-  %3 = vnm.spmm %b, %x {vnm.config = #vnm.config<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
+  %3 = vnm.spmm %b, %x {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
       : !small, tensor<256x64xf16> -> tensor<1024x64xf32>
   %4 = vnm.spmm %d, %x : !m4, tensor<256x64xf16> -> tensor<1024x64xf32>
   vnm.storage.spmm ins(%v, %ci, %m, %xm : memref<4096x64xf16>, memref<32x32x4xi8>,

@@ -1,4 +1,4 @@
-// 64 x 64 warp tiles (#vnm.config warps = [1, 2] on a 64 x 128 block): 64
+// 64 x 64 warp tiles (#vnm_gpu.mma_sp_tiling warps = [1, 2] on a 64 x 128 block): 64
 // threads, each copying 16 rows (four groups) of a pair, and a layout whose
 // warps hold four m16 tiles each.
 // RUN: vnm-opt %s --vnm-lower-to-gpu | FileCheck %s
@@ -17,6 +17,6 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
                        memref<64x512x4xi8>, memref<4096x1024xi8>,
                        memref<4096x?xf16>)
       outs(%y : memref<4096x?xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>,
-       vnm.config = #vnm.config<block = [64, 128], warps = [1, 2], stages = 3, blocks_per_sm = 4>}
+       vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [1, 2], stages = 3, blocks_per_sm = 4>}
   return
 }

@@ -125,6 +125,6 @@ func.func @deep(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
                        memref<64x512x4xi8>, memref<4096x1024xi8>,
                        memref<4096x?xf16>)
       outs(%y : memref<4096x?xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>,
-       vnm.config = #vnm.config<block = [64, 128], warps = [2, 2], stages = 4, blocks_per_sm = 0>}
+       vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 4, blocks_per_sm = 0>}
   return
 }

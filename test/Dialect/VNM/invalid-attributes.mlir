@@ -52,45 +52,12 @@ module attributes {vnm.launch_contracts = [{kernel = "spmm_0"}]} {
 
 // -----
 
-func.func @config_c1(%w: tensor<64x8xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<8x8xf16>) -> tensor<64x8xf32> {
-  // expected-error @+1 {{#vnm.config (C1): block must be [64, 128] or [128, 128], got [32, 128]}}
-  %y = vnm.spmm %w, %x {vnm.config = #vnm.config<block = [32, 128], warps = [1, 2], stages = 3, blocks_per_sm = 0>} : tensor<64x8xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<8x8xf16> -> tensor<64x8xf32>
-  return %y : tensor<64x8xf32>
-}
-
-// -----
-
-// expected-error @+1 {{#vnm.config (C2): warps[0] must be block[0] / 32 or block[0] / 64 (32- or 64-row warp tiles), got 4}}
-func.func private @config_c2() attributes {cfg = #vnm.config<block = [64, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0>}
-
-// -----
-
-// expected-error @+1 {{#vnm.config (C3): warps[1] must be 2 or 4, got 8}}
-func.func private @config_c3() attributes {cfg = #vnm.config<block = [64, 128], warps = [2, 8], stages = 3, blocks_per_sm = 0>}
-
-// -----
-
-// expected-error @+1 {{#vnm.config (C4): stages must be in [2, 6], got 7}}
-func.func private @config_c4() attributes {cfg = #vnm.config<block = [64, 128], warps = [2, 2], stages = 7, blocks_per_sm = 0>}
-
-// -----
-
-// expected-error @+1 {{#vnm.config (C4): stages must be in [2, 6], got 1}}
-func.func private @config_c4_low() attributes {cfg = #vnm.config<block = [64, 128], warps = [2, 2], stages = 1, blocks_per_sm = 0>}
-
-// -----
-
-// expected-error @+1 {{#vnm.config (C5): blocks_per_sm must be in [0, 32], got -1}}
-func.func private @config_c5() attributes {cfg = #vnm.config<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = -1>}
-
-// -----
-
 // expected-error @+1 {{'vnm.config' applies to vnm.spmm and vnm.storage.spmm only}}
-func.func private @config_elsewhere() attributes {vnm.config = #vnm.config<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>}
+func.func private @config_elsewhere() attributes {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>}
 
 // -----
 
-// expected-error @+1 {{'vnm.config' must be a #vnm.config<...>, got 3 : i64}}
+// expected-error @+1 {{'vnm.config' must be a kernel tiling attribute (such as #vnm_gpu.mma_sp_tiling<...>), got 3 : i64}}
 func.func private @config_kind() attributes {vnm.config = 3}
 
 // -----

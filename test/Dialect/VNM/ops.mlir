@@ -79,7 +79,7 @@ func.func @assemble_disassemble(%v: tensor<100x4xbf16>, %c: tensor<2x2x4xi8>,
 // CHECK: vnm.spmm %{{.*}}, %{{.*}} bias(%{{.*}} : tensor<128xbf16>) {activation = #vnm.activation<gelu>} : tensor<128x64xbf16, #vnm.encoding<v = 128, n = 1, m = 32>>, tensor<64x8xbf16> -> tensor<128x8xbf16>
 // CHECK: vnm.spmm %{{.*}}, %{{.*}} acc(%{{.*}} : tensor<64x16xi32>) {activation = #vnm.activation<relu>} : tensor<64x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x16xi8> -> tensor<64x16xi32>
 // CHECK: vnm.spmm %{{.*}}, %{{.*}} : tensor<64x64xi4, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x16xi4> -> tensor<64x16xi32>
-// CHECK: vnm.spmm %{{.*}}, %{{.*}} {vnm.config = #vnm.config<block = [128, 128], warps = [4, 2], stages = 2, blocks_per_sm = 0>} : tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf16>
+// CHECK: vnm.spmm %{{.*}}, %{{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 2, blocks_per_sm = 0>} : tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf16>
 // GENERIC-LABEL: sym_name = "spmm"
 // GENERIC: "vnm.spmm"(%{{.*}}, %{{.*}}) <{activation = #vnm.activation<none>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}>
 func.func @spmm(%w: !enc, %x: tensor<64x32xf16>, %xd: tensor<64x?xf16>,
@@ -105,7 +105,7 @@ func.func @spmm(%w: !enc, %x: tensor<64x32xf16>, %xd: tensor<64x?xf16>,
   %4 = vnm.spmm %w4, %x4
       : tensor<64x64xi4, #vnm.encoding<v = 64, n = 2, m = 8>>,
         tensor<64x16xi4> -> tensor<64x16xi32>
-  %5 = vnm.spmm %w, %x {vnm.config = #vnm.config<block = [128, 128],
+  %5 = vnm.spmm %w, %x {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128],
       warps = [4, 2], stages = 2, blocks_per_sm = 0>}
       : !enc, tensor<64x32xf16> -> tensor<128x32xf16>
   return

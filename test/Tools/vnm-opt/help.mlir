@@ -7,7 +7,7 @@
 // CHECK-DAG: --vnm-lower-to-gpu {{ *}}- Build the vnm_gpu tile program of each vnm.storage.spmm
 // CHECK-DAG: --vnm-pipeline-kernels {{ *}}- Software-pipeline the K loops of tile programs
 // CHECK-DAG: --convert-vnm-gpu-to-nvvm {{ *}}- Lower vnm_gpu tile programs to NVVM
-// CHECK-DAG: --vnm-choose-config {{ *}}- Pick the GPU tiling (#vnm.config) of each spmm
+// CHECK-DAG: --vnm-choose-config {{ *}}- Pick the GPU kernel tiling (vnm.config) of each spmm
 // CHECK-DAG: --vnm-dump-kernels {{ *}}- Write GPU binaries and launch contracts to files
 // CHECK-DAG: --vnm-lower-to-cpu-pipeline {{ *}}- Lower vnm ops on tensors to the LLVM dialect for the CPU
 // CHECK-DAG: --vnm-lower-to-nvvm-pipeline {{ *}}- Compile vnm.spmm to sparse-tensor-core kernels

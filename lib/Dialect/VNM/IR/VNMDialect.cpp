@@ -15,6 +15,8 @@ using namespace vnm;
 
 #include "vnm/Dialect/VNM/IR/VNMEnums.cpp.inc"
 
+#include "vnm/Dialect/VNM/IR/VNMAttrInterfaces.cpp.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "vnm/Dialect/VNM/IR/VNMAttrs.cpp.inc"
 
@@ -74,37 +76,6 @@ LogicalResult EncodingAttr::verifyEncoding(
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// ConfigAttr
-//===----------------------------------------------------------------------===//
-
-LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t blockRows, int64_t blockCols,
-                                 int64_t warpsM, int64_t warpsN, int64_t stages,
-                                 int64_t blocksPerSM) {
-  if ((blockRows != 64 && blockRows != 128) || blockCols != 128)
-    return emitError() << "#vnm.config (C1): block must be [64, 128] or "
-                          "[128, 128], got ["
-                       << blockRows << ", " << blockCols << "]";
-  if (warpsM * 32 != blockRows && warpsM * 64 != blockRows)
-    return emitError() << "#vnm.config (C2): warps[0] must be block[0] / 32 "
-                          "or block[0] / 64 (32- or 64-row warp tiles), got "
-                       << warpsM;
-  if (warpsN != 2 && warpsN != 4)
-    return emitError() << "#vnm.config (C3): warps[1] must be 2 or 4, got "
-                       << warpsN;
-  // Each stage is 16 KiB of shared memory; six fill 96 KiB, which leaves
-  // room for two blocks per multiprocessor.
-  if (stages < 2 || stages > 6)
-    return emitError() << "#vnm.config (C4): stages must be in [2, 6], got "
-                       << stages;
-  if (blocksPerSM < 0 || blocksPerSM > 32)
-    return emitError() << "#vnm.config (C5): blocks_per_sm must be in "
-                          "[0, 32], got "
-                       << blocksPerSM;
-  return success();
-}
-
 int64_t EncodingAttr::getNumGroups(int64_t cols) const {
   if (ShapedType::isDynamic(cols))
     return ShapedType::kDynamic;
@@ -153,9 +124,11 @@ LogicalResult VNMDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == "vnm.config") {
-    if (!isa<ConfigAttr>(value))
-      return op->emitError()
-             << "'vnm.config' must be a #vnm.config<...>, got " << value;
+    if (!isa<KernelTilingAttrInterface>(value))
+      return op->emitError() << "'vnm.config' must be a kernel tiling "
+                                "attribute (such as "
+                                "#vnm_gpu.mma_sp_tiling<...>), got "
+                             << value;
     if (!isa<SpmmOp, StorageSpmmOp>(op))
       return op->emitError() << "'vnm.config' applies to vnm.spmm and "
                                 "vnm.storage.spmm only";

@@ -76,3 +76,44 @@ CopyLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << rowsPerThread;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// MmaSpTilingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t blockRows, int64_t blockCols, int64_t warpsM,
+                        int64_t warpsN, int64_t stages, int64_t blocksPerSM) {
+  if ((blockRows != 64 && blockRows != 128) || blockCols != 128)
+    return emitError() << "#vnm_gpu.mma_sp_tiling (C1): block must be "
+                          "[64, 128] or [128, 128], got ["
+                       << blockRows << ", " << blockCols << "]";
+  if (warpsM * 32 != blockRows && warpsM * 64 != blockRows)
+    return emitError() << "#vnm_gpu.mma_sp_tiling (C2): warps[0] must be "
+                          "block[0] / 32 or block[0] / 64 (32- or 64-row warp "
+                          "tiles), got "
+                       << warpsM;
+  if (warpsN != 2 && warpsN != 4)
+    return emitError() << "#vnm_gpu.mma_sp_tiling (C3): warps[1] must be 2 or "
+                          "4, got "
+                       << warpsN;
+  // Each stage is 16 KiB of shared memory; six fill 96 KiB, which leaves
+  // room for two blocks per multiprocessor.
+  if (stages < 2 || stages > 6)
+    return emitError() << "#vnm_gpu.mma_sp_tiling (C4): stages must be in "
+                          "[2, 6], got "
+                       << stages;
+  if (blocksPerSM < 0 || blocksPerSM > 32)
+    return emitError() << "#vnm_gpu.mma_sp_tiling (C5): blocks_per_sm must be "
+                          "in [0, 32], got "
+                       << blocksPerSM;
+  return success();
+}
+
+int64_t MmaSpTilingAttr::getTileRows() const { return getBlockRows(); }
+int64_t MmaSpTilingAttr::getTileCols() const { return getBlockCols(); }
+int64_t MmaSpTilingAttr::getBlockThreads() const {
+  return 32 * getWarpsM() * getWarpsN();
+}
+int64_t MmaSpTilingAttr::getRingStages() const { return getStages(); }

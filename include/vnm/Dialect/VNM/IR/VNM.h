@@ -23,6 +23,8 @@
 
 #include "vnm/Dialect/VNM/IR/VNMEnums.h.inc"
 
+#include "vnm/Dialect/VNM/IR/VNMAttrInterfaces.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "vnm/Dialect/VNM/IR/VNMAttrs.h.inc"
 

@@ -37,29 +37,6 @@ def VNM_EncodingAttr : VNM_Attr<"Encoding", "encoding",
   }];
 }
 
-def VNM_ConfigAttr : VNM_Attr<"Config", "config"> {
-  let summary = "tiling of the GPU spmm kernel";
-  let description = [{
-    Put on `vnm.spmm` or `vnm.storage.spmm` as the discardable attribute
-    `vnm.config`, it fixes how `vnm-lower-to-gpu` tiles that op's kernel;
-    `vnm-choose-config` sets it where it is missing. See docs/spec.md
-    (config C1-C5) and docs/gpu.md.
-
-    ```mlir
-    #vnm.config<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>
-    ```
-  }];
-  let parameters = (ins "int64_t":$blockRows, "int64_t":$blockCols,
-                        "int64_t":$warpsM, "int64_t":$warpsN,
-                        "int64_t":$stages, "int64_t":$blocksPerSM);
-  let assemblyFormat = [{
-    `<` `block` `=` `[` $blockRows `,` $blockCols `]` `,` `warps` `=` `[`
-    $warpsM `,` $warpsN `]` `,` `stages` `=` $stages `,` `blocks_per_sm` `=`
-    $blocksPerSM `>`
-  }];
-  let genVerifyDecl = 1;
-}
-
 def VNM_ActivationNone : I32EnumAttrCase<"none", 0>;
 def VNM_ActivationRelu : I32EnumAttrCase<"relu", 1>;
 def VNM_ActivationGelu : I32EnumAttrCase<"gelu", 2>;

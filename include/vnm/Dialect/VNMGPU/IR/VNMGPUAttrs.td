@@ -11,6 +11,7 @@
 include "vnm/Dialect/VNMGPU/IR/VNMGPUDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "vnm/Dialect/VNM/IR/VNMInterfaces.td"
 
 class VNMGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<VNMGPU_Dialect, name, traits> {
@@ -96,6 +97,32 @@ def VNMGPU_CopyLayoutAttr : VNMGPU_Attr<"CopyLayout", "copy"> {
   let parameters = (ins "int64_t":$threads, "int64_t":$rowsPerThread);
   let assemblyFormat = [{
     `<` `threads` `=` $threads `,` `rows_per_thread` `=` $rowsPerThread `>`
+  }];
+}
+
+def VNMGPU_MmaSpTilingAttr : VNMGPU_Attr<"MmaSpTiling", "mma_sp_tiling",
+    [DeclareAttrInterfaceMethods<VNM_KernelTilingAttrInterface>]> {
+  let summary = "tiling of the mma.sp spmm kernel";
+  let description = [{
+    The recipe of the `mma.sp` m16n8k32 spmm kernels (sm_80, sm_90), put on
+    `vnm.spmm` or `vnm.storage.spmm` as the discardable attribute
+    `vnm.config`: a block tile of `block` rows and columns, a grid of
+    `warps`, a ring of `stages` slots, and the resident blocks per
+    multiprocessor asked of ptxas (0: its choice). `vnm-choose-config` sets
+    it where it is missing; `vnm-lower-to-gpu` builds the tile program from
+    it. See docs/spec.md (section 5) and docs/gpu.md.
+
+    ```mlir
+    #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>
+    ```
+  }];
+  let parameters = (ins "int64_t":$blockRows, "int64_t":$blockCols,
+                        "int64_t":$warpsM, "int64_t":$warpsN,
+                        "int64_t":$stages, "int64_t":$blocksPerSM);
+  let assemblyFormat = [{
+    `<` `block` `=` `[` $blockRows `,` $blockCols `]` `,` `warps` `=` `[`
+    $warpsM `,` $warpsN `]` `,` `stages` `=` $stages `,` `blocks_per_sm` `=`
+    $blocksPerSM `>`
   }];
 }
 
