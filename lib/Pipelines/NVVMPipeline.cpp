@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "vnm/Pipelines/NVVMTargets.h"
 #include "vnm/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassOptions.h"
@@ -16,11 +17,12 @@ using namespace mlir;
 namespace {
 struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
   Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("GPU architecture (sm_80, sm_90)"),
+                           llvm::cl::desc("GPU architecture (sm_80, sm_90, "
+                                          "sm_90a)"),
                            llvm::cl::init("sm_90")};
   // mma.sp::ordered_metadata needs PTX 8.5.
   Option<std::string> features{*this, "features",
-                               llvm::cl::desc("PTX features"),
+                               llvm::cl::desc("PTX version (+ptx85 to +ptx90)"),
                                llvm::cl::init("+ptx85")};
   Option<std::string> format{
       *this, "format",
@@ -86,18 +88,52 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
   return text;
 }
 
+/// Why the options cannot make a pipeline, or std::nullopt. Everything
+/// that would otherwise reach LLVM (and abort the process there) or make
+/// the pipeline text unparsable is checked here.
+static std::optional<std::string>
+checkOptions(const NVVMPipelineOptions &options) {
+  if (std::optional<std::string> reason =
+          vnm::checkNVVMTarget(options.chip, options.features))
+    return reason;
+  StringRef format = options.format;
+  if (format != "isa" && format != "bin" && format != "fatbin")
+    return ("format '" + format + "' must be isa, bin or fatbin").str();
+  if (options.optLevel > 3)
+    return llvm::formatv("opt-level {0} must be in [0, 3]",
+                         unsigned(options.optLevel))
+        .str();
+  return std::nullopt;
+}
+
 void vnm::registerNVVMPipeline() {
-  PassPipelineRegistration<NVVMPipelineOptions>(
+  // Registered with its error handler, unlike PassPipelineRegistration,
+  // whose builder cannot fail: invalid options are then a diagnostic of the
+  // pipeline's parse (in vnm-opt, the C API and Python), not an abort.
+  registerPassPipeline(
       "vnm-lower-to-nvvm-pipeline",
       "Compile vnm.spmm to sparse-tensor-core kernels (mma.sp) in a "
       "gpu.binary, with launch contracts",
-      [](OpPassManager &pm, const NVVMPipelineOptions &options) {
+      [](OpPassManager &pm, StringRef optionText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        NVVMPipelineOptions options;
+        if (failed(options.parseFromString(optionText)))
+          return failure();
+        if (std::optional<std::string> reason = checkOptions(options))
+          return errorHandler("vnm-lower-to-nvvm-pipeline: " + *reason);
         std::string text = getNVVMPipelineText(
             options.chip, options.features, options.format, options.optLevel,
             options.blockRows, options.warpRows, options.warpsN, options.stages,
             options.blocksPerSM, options.dumpDir);
-        if (failed(parsePassPipeline(text, pm)))
-          llvm::report_fatal_error("vnm-lower-to-nvvm-pipeline: invalid "
-                                   "pipeline text");
+        std::string parseErrors;
+        llvm::raw_string_ostream errorStream(parseErrors);
+        if (failed(parsePassPipeline(text, pm, errorStream)))
+          return errorHandler("vnm-lower-to-nvvm-pipeline: the options make "
+                              "an invalid pipeline '" +
+                              text + "': " + StringRef(parseErrors).trim());
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(NVVMPipelineOptions());
       });
 }

@@ -16,6 +16,7 @@ A Compiler and its modules may be used from one thread at a time.
 import ctypes
 import json
 import os
+import re
 import tempfile
 import weakref
 from dataclasses import dataclass, field
@@ -177,6 +178,16 @@ def gpu_pipeline(target: str = "sm_90", features: str = "+ptx85",
                  options: str = "") -> str:
     """The vnm-lower-to-nvvm-pipeline invocation for a chip (docs/gpu.md);
     `options` adds pipeline options such as "block-rows=64"."""
+    # Each value becomes one pipeline option: one holding a space, brace or
+    # '=' would set other options or break the pipeline's syntax. Which chips
+    # and PTX versions are supported is the compiler's to say
+    # (docs/pipeline.md, "Supported targets").
+    for option, value, pattern in (("target", target, r"[\w.+-]*"),
+                                   ("features", features, r"[\w.+,-]*"),
+                                   ("binary_format", binary_format, r"\w*")):
+        if not isinstance(value, str) or not re.fullmatch(pattern, value):
+            raise CompileError(f"{option} {value!r} is not a pipeline option "
+                               "value")
     text = f"chip={target} features={features} format={binary_format}"
     if options:
         text += " " + options

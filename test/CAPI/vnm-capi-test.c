@@ -309,6 +309,27 @@ static void testCompiler(void) {
   report("unbalanced", run(module, "builtin.module(canonicalize"));
   // CHECK: unbalanced: error: invalid pass pipeline
   // CHECK-SAME: 'builtin.module(canonicalize'
+  // A GPU target outside the supported list is refused while the pipeline
+  // is built, before anything reaches LLVM (whose NVPTX backend aborts the
+  // process on sm_75 and crashes on an empty chip).
+  report("unsupported chip",
+         run(module, "builtin.module(vnm-lower-to-nvvm-pipeline{chip=sm_75})"));
+  // CHECK: unsupported chip: error: invalid pass pipeline
+  // CHECK-SAME: 'builtin.module(vnm-lower-to-nvvm-pipeline{chip=sm_75})'
+  // CHECK-NEXT: error: vnm-lower-to-nvvm-pipeline: chip 'sm_75' cannot run the
+  // kernels: mma.sp::ordered_metadata and cp.async need sm_80 or newer;
+  // supported chips: sm_80, sm_90, sm_90a
+  report("empty chip",
+         run(module, "builtin.module(vnm-lower-to-nvvm-pipeline{chip=})"));
+  // CHECK: empty chip: error: invalid pass pipeline
+  // CHECK-NEXT: error: vnm-lower-to-nvvm-pipeline: chip is empty; supported
+  // chips: sm_80, sm_90, sm_90a
+  report("old ptx", run(module, "builtin.module(vnm-lower-to-nvvm-pipeline{"
+                                "chip=sm_80 features=+ptx80})"));
+  // CHECK: old ptx: error: invalid pass pipeline
+  // CHECK-NEXT: error: vnm-lower-to-nvvm-pipeline: sm_80 needs PTX 8.5 or newer
+  // (mma.sp::ordered_metadata), got +ptx80; supported features: +ptx85, +ptx86,
+  // +ptx87, +ptx88, +ptx90
   vnmModuleDestroy(module);
 
   // A failing pass: bufferizing encoded tensors is refused.

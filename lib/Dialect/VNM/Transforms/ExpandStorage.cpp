@@ -9,10 +9,12 @@
 
 #include "vnm/Dialect/VNM/Transforms/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include "vnm/Dialect/VNM/IR/StorageLayout.h"
@@ -212,10 +214,177 @@ struct SddmmExpansion : OpConversionPattern<SddmmOp> {
   }
 };
 
+/// Rewrites a func.func's signature like upstream's function-signature
+/// pattern, and also carries its argument and result attributes: upstream's
+/// pattern keeps the attribute list as it is, so after a 1:N expansion an
+/// attribute would land on whichever argument now has its old position.
+/// The attributes of an encoded argument (result) go on each of its three
+/// storage arguments (results): each of them is a part of that value.
+struct FuncSignatureExpansion : OpConversionPattern<func::FuncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(func::FuncOp func, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter &converter = *getTypeConverter();
+    FunctionType type = func.getFunctionType();
+    TypeConverter::SignatureConversion signature(type.getNumInputs());
+    if (failed(converter.convertSignatureArgs(type.getInputs(), signature)))
+      return failure();
+    SmallVector<Type> results;
+    SmallVector<Attribute> resultAttrs;
+    for (auto [index, resultType] : llvm::enumerate(type.getResults())) {
+      size_t before = results.size();
+      if (failed(converter.convertType(resultType, results)))
+        return failure();
+      resultAttrs.append(results.size() - before,
+                         func.getResultAttrDict(index));
+    }
+    SmallVector<Attribute> argAttrs(signature.getConvertedTypes().size());
+    for (unsigned index = 0; index < type.getNumInputs(); ++index) {
+      std::optional<TypeConverter::SignatureConversion::InputMapping> mapping =
+          signature.getInputMapping(index);
+      if (!mapping)
+        continue;
+      for (size_t i = 0; i < mapping->size; ++i)
+        argAttrs[mapping->inputNo + i] = func.getArgAttrDict(index);
+    }
+    auto toDictionaries = [&](ArrayRef<Attribute> attrs) {
+      return llvm::map_to_vector(attrs, [&](Attribute attr) -> Attribute {
+        return attr ? attr : DictionaryAttr::get(getContext());
+      });
+    };
+    if (!func.isExternal() && failed(rewriter.convertRegionTypes(
+                                  &func.getBody(), converter, &signature)))
+      return failure();
+    rewriter.modifyOpInPlace(func, [&] {
+      func.setType(FunctionType::get(getContext(),
+                                     signature.getConvertedTypes(), results));
+      func.setAllArgAttrs(toDictionaries(argAttrs));
+      func.setAllResultAttrs(toDictionaries(resultAttrs));
+    });
+    return success();
+  }
+};
+
+// Upstream's branch pattern (populateBranchOpInterfaceTypeConversionPattern)
+// converts operands 1:1, so the branches that forward encoded values to
+// blocks, whose arguments the function pattern expands, get their own.
+struct BranchExpansion : OpConversionPattern<cf::BranchOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cf::BranchOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<cf::BranchOp>(
+        op, op.getDest(), flatten(adaptor.getDestOperands()));
+    return success();
+  }
+};
+
+struct CondBranchExpansion : OpConversionPattern<cf::CondBranchOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cf::CondBranchOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto branch = rewriter.replaceOpWithNewOp<cf::CondBranchOp>(
+        op, adaptor.getCondition().front(), op.getTrueDest(),
+        flatten(adaptor.getTrueDestOperands()), op.getFalseDest(),
+        flatten(adaptor.getFalseDestOperands()));
+    if (auto weights = op.getBranchWeightsAttr())
+      branch.setBranchWeightsAttr(weights);
+    return success();
+  }
+};
+
+/// Whether `type` holds an encoded tensor inside another type (a function
+/// type, a tuple): a value of it cannot be split into three values.
+bool nestsEncodedTensor(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type);
+      tensor && getVNMEncoding(tensor))
+    return false;
+  bool nests = false;
+  type.walk([&](RankedTensorType tensor) {
+    if (getVNMEncoding(tensor))
+      nests = true;
+  });
+  return nests;
+}
+
+bool hasEncodedTensor(TypeRange types) {
+  return llvm::any_of(types, [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && getVNMEncoding(tensor);
+  });
+}
+
+/// Finds, before anything is rewritten, what the conversion could only get
+/// wrong: a value whose type nests an encoded tensor, and a function with an
+/// encoded tensor in its signature referred to by anything but func.call
+/// (its type changes, so the reference would be stale).
+LogicalResult checkExpandable(ModuleOp module) {
+  bool ok = true;
+  // One diagnostic per op: a func.constant of an encoded function is both a
+  // nested encoded type and a stale reference.
+  DenseSet<Operation *> reported;
+  auto checkValue =
+      [&](Value value, Operation *owner, StringRef what) {
+        if (!nestsEncodedTensor(value.getType()))
+          return;
+        reported.insert(owner);
+        owner->emitOpError()
+            << "vnm-expand-storage: " << what << " has type " << value.getType()
+            << ", which holds an encoded tensor inside another type; only "
+               "encoded tensors themselves can be expanded into their storage "
+               "tensors";
+        ok = false;
+      };
+  module->walk([&](Operation *op) {
+    if (isa<BranchOpInterface>(op) &&
+        !isa<cf::BranchOp, cf::CondBranchOp>(op) &&
+        hasEncodedTensor(op->getOperandTypes())) {
+      op->emitOpError() << "vnm-expand-storage: forwards an encoded tensor "
+                           "to another block through a branch other than "
+                           "cf.br and cf.cond_br, which the pass cannot "
+                           "expand";
+      reported.insert(op);
+      ok = false;
+    }
+    for (Value result : op->getResults())
+      checkValue(result, op, "a result");
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          checkValue(arg, op, "a block argument of its region");
+  });
+
+  SymbolTableCollection symbolTables;
+  SymbolUserMap users(symbolTables, module);
+  module->walk([&](func::FuncOp func) {
+    FunctionType type = func.getFunctionType();
+    if (!hasEncodedTensor(type.getInputs()) &&
+        !hasEncodedTensor(type.getResults()))
+      return;
+    for (Operation *user : users.getUsers(func)) {
+      if (isa<func::CallOp>(user) || reported.contains(user))
+        continue;
+      InFlightDiagnostic diag =
+          user->emitOpError()
+          << "vnm-expand-storage: refers to @" << func.getSymName()
+          << ", whose signature has an encoded tensor and changes with "
+             "the expansion; only func.call is rewritten with it";
+      diag.attachNote(func.getLoc())
+          << "@" << func.getSymName() << " is defined here";
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
 struct ExpandStoragePass
     : public vnm::impl::VNMExpandStorageBase<ExpandStoragePass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    if (failed(checkExpandable(getOperation())))
+      return signalPassFailure();
     StorageTypeConverter converter;
     RewritePatternSet patterns(context);
     ConversionTarget target(*context);
@@ -225,17 +394,22 @@ struct ExpandStoragePass
                  SddmmExpansion>(converter, context);
     target.addIllegalOp<AssembleOp, DisassembleOp, PruneOp, CompressOp,
                         DecompressOp, SpmmOp, SddmmOp>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    // Branches (cf.br, cf.cond_br) forward encoded values to blocks whose
+    // arguments the function pattern expands, so they must be expanded
+    // too; every other op is left alone.
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      return !isa<BranchOpInterface>(op) ||
+             isLegalForBranchOpInterfaceTypeConversionPattern(op, converter);
+    });
 
-    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
-                                                                   converter);
+    patterns.add<FuncSignatureExpansion, BranchExpansion, CondBranchExpansion>(
+        converter, context);
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) &&
              converter.isLegal(&op.getBody());
     });
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
-    populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
     target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
         [&](Operation *op) { return converter.isLegal(op); });
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -121,3 +121,61 @@ func.func @unknown_user(%s: !enc) {
   "test.use"(%s) : (!enc) -> ()
   return
 }
+
+// A declaration is expanded like a definition, so a function defined in
+// another module that went through this pass links with its callers here.
+// CHECK-LABEL: func.func private @external(tensor<128x16xf16>, tensor<2x8x4xi8>, tensor<128x16xi8>) -> tensor<128x64xf16>
+// CHECK-LABEL: func.func @call_external(
+// CHECK-SAME: %[[V:[^:]*]]: tensor<128x16xf16>, %[[C:[^:]*]]: tensor<2x8x4xi8>, %[[M:[^:]*]]: tensor<128x16xi8>)
+// CHECK: call @external(%[[V]], %[[C]], %[[M]])
+func.func private @external(!enc) -> tensor<128x64xf16>
+func.func @call_external(%s: !enc) -> tensor<128x64xf16> {
+  %d = func.call @external(%s) : (!enc) -> tensor<128x64xf16>
+  return %d : tensor<128x64xf16>
+}
+
+// Argument and result attributes stay with their values: an encoded one's
+// go on each of its three storage arrays.
+// CHECK-LABEL: func.func @attributes(
+// CHECK-SAME: %{{[^:]*}}: tensor<64x8xf16> {test.x},
+// CHECK-SAME: %{{[^:]*}}: tensor<128x16xf16> {test.w}, %{{[^:]*}}: tensor<2x8x4xi8> {test.w}, %{{[^:]*}}: tensor<128x16xi8> {test.w},
+// CHECK-SAME: %{{[^:]*}}: i1)
+// CHECK-SAME: -> (tensor<128x16xf16> {test.r}, tensor<2x8x4xi8> {test.r}, tensor<128x16xi8> {test.r}, tensor<128x8xf32> {test.y})
+func.func @attributes(%x: tensor<64x8xf16> {test.x}, %w: !enc {test.w}, %b: i1)
+    -> (!enc {test.r}, tensor<128x8xf32> {test.y}) {
+  %y = vnm.spmm %w, %x : !enc, tensor<64x8xf16> -> tensor<128x8xf32>
+  return %w, %y : !enc, tensor<128x8xf32>
+}
+
+// Branches forward the three arrays to blocks whose arguments are expanded.
+// CHECK-LABEL: func.func @branches(
+// CHECK-SAME: %[[V:[^:]*]]: tensor<128x16xf16>, %[[C:[^:]*]]: tensor<2x8x4xi8>, %[[M:[^:]*]]: tensor<128x16xi8>, %[[B:[^:]*]]: i1)
+// CHECK: cf.cond_br %[[B]], ^[[JOIN:.*]](%[[V]], %[[C]], %[[M]] : {{.*}}), ^[[OTHER:[^ ]*]]
+// CHECK: ^[[OTHER]]:
+// CHECK: cf.br ^[[JOIN]](%[[V]], %[[C]], %[[M]] :
+// CHECK: ^[[JOIN]](%[[JV:[^:]*]]: tensor<128x16xf16>, %[[JC:[^:]*]]: tensor<2x8x4xi8>, %[[JM:[^:]*]]: tensor<128x16xi8>):
+// CHECK: vnm.storage.decompress ins(%[[JV]], %[[JC]], %[[JM]] :
+func.func @branches(%s: !enc, %b: i1) -> tensor<128x64xf16> {
+  cf.cond_br %b, ^join(%s : !enc), ^other
+^other:
+  cf.br ^join(%s : !enc)
+^join(%t: !enc):
+  %d = vnm.decompress %t : !enc -> tensor<128x64xf16>
+  return %d : tensor<128x64xf16>
+}
+
+// A region-carrying op the pass does not rewrite (here scf.execute_region)
+// keeps an encoded value through assemble and disassemble, like any other
+// op it does not know.
+// CHECK-LABEL: func.func @unknown_region(
+// CHECK-SAME: %[[V:[^:]*]]: tensor<128x16xf16>, %[[C:[^:]*]]: tensor<2x8x4xi8>, %[[M:[^:]*]]: tensor<128x16xi8>)
+// CHECK: %[[S:.*]] = vnm.assemble %[[V]], %[[C]], %[[M]]
+// CHECK: %[[R:.*]] = scf.execute_region
+// CHECK: scf.yield %[[S]]
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}} = vnm.disassemble %[[R]]
+func.func @unknown_region(%s: !enc) -> !enc {
+  %r = scf.execute_region -> !enc {
+    scf.yield %s : !enc
+  }
+  return %r : !enc
+}

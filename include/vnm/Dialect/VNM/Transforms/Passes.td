@@ -16,7 +16,14 @@ def VNMExpandStorage : Pass<"vnm-expand-storage", "mlir::ModuleOp"> {
     rewritten with them: an encoded argument becomes three arguments.
     `vnm.assemble` and `vnm.disassemble` disappear. An op of another dialect
     that takes or yields an encoded tensor keeps it through a
-    `vnm.assemble`/`vnm.disassemble` pair.
+    `vnm.assemble`/`vnm.disassemble` pair. Argument and result attributes
+    stay with their values (an encoded one's go on each storage array);
+    `cf.br` and `cf.cond_br` are expanded too.
+
+    Refused before anything is rewritten: a value whose type holds an
+    encoded tensor inside another type (a function value, a tuple), a
+    reference other than `func.call` to a function with an encoded
+    signature, and any other branch forwarding an encoded tensor.
 
     After this pass the module bufferizes with `one-shot-bufferize`.
 
