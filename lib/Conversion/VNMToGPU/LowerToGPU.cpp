@@ -169,6 +169,10 @@ struct ChooseConfigPass
       return reject("warp-rows must be 0, 32 or 64");
     if (stages != 0 && (stages < 2 || stages > 6))
       return reject("stages must be 0 or in [2, 6]");
+    // 32 resident blocks per multiprocessor is the hardware's limit.
+    if (blocksPerSM < -1 || blocksPerSM > 32)
+      return reject("blocks-per-sm must be -1 (choose), 0 (ptxas's choice) "
+                    "or in [1, 32]");
     // The chip picks the kernel recipe: the mma.sp kernels are the recipe
     // of sm_80 and later (sm_90a included until it has its own).
     if (chip != "sm_80" && chip != "sm_90" && chip != "sm_90a")

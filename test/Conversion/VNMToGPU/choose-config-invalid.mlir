@@ -5,11 +5,14 @@
 // RUN: not vnm-opt %s --vnm-choose-config="warps-n=3" 2>&1 | FileCheck %s --check-prefix=COLS
 // RUN: not vnm-opt %s --vnm-choose-config="stages=7" 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not vnm-opt %s --vnm-choose-config="blocks-per-sm=-2" 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: not vnm-opt %s --vnm-choose-config="blocks-per-sm=33" 2>&1 | FileCheck %s --check-prefix=BLOCKS
 
 // ROWS: error: vnm-choose-config: block-rows must be 0, 64 or 128
 // WARP: error: vnm-choose-config: warp-rows must be 0, 32 or 64
 // COLS: error: vnm-choose-config: warps-n must be 0, 2 or 4
 // STAGES: error: vnm-choose-config: stages must be 0 or in [2, 6]
+// BLOCKS: error: vnm-choose-config: blocks-per-sm must be -1 (choose), 0 (ptxas's choice) or in [1, 32]
 // CHIP: error: vnm-choose-config: no spmm kernel recipe for chip 'sm_75' (sm_80, sm_90, sm_90a)
 !w = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 func.func @spmm(%w: !w, %x: tensor<256x64xf16>) -> tensor<1024x64xf32> {
