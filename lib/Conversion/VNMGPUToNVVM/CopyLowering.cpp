@@ -65,14 +65,6 @@ void emitRowCopies(KernelIRBuilder &kb, RingType ring, CopyLayoutAttr layout,
   NVVM::CpAsyncCommitGroupOp::create(kb.builder(), kb.location());
 }
 
-LogicalResult checkRing(Operation *op, RingType ring,
-                        ConversionPatternRewriter &rewriter) {
-  if (ring.getSwizzle().getChunkBytes() != 16)
-    return rewriter.notifyMatchFailure(
-        op, "the NVVM lowering swizzles 16-byte chunks only");
-  return success();
-}
-
 struct LoadColLocLowering : OpConversionPattern<LoadColLocOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -114,7 +106,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   matchAndRewrite(GatherOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RingType ring = op.getRing().getType();
-    if (failed(checkRing(op, ring, rewriter)))
+    if (failed(checkLowerableRing(op, ring, rewriter)))
       return failure();
     KernelIRBuilder kb(rewriter, op.getLoc());
     CopyLayoutAttr layout = op.getColloc().getType().getLayout();
@@ -157,7 +149,7 @@ struct CopyTileLowering : OpConversionPattern<CopyTileOp> {
   matchAndRewrite(CopyTileOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RingType ring = op.getRing().getType();
-    if (failed(checkRing(op, ring, rewriter)))
+    if (failed(checkLowerableRing(op, ring, rewriter)))
       return failure();
     KernelIRBuilder kb(rewriter, op.getLoc());
     CopySetup s =

@@ -116,10 +116,11 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
     BFragType type = op.getResult().getType();
     RingType ring = op.getRing().getType();
     MmaLayoutAttr layout = type.getLayout();
-    if (layout.getGeometry() != MmaGeometry::mma_sp_m16n8k32 ||
-        ring.getSwizzle().getChunkBytes() != 16)
-      return rewriter.notifyMatchFailure(
-          op, "only m16n8k32 fragments from 16-byte swizzled rows are lowered");
+    if (layout.getGeometry() != MmaGeometry::mma_sp_m16n8k32)
+      return rewriter.notifyMatchFailure(op, "only the m16n8k32 fragments "
+                                             "are lowered");
+    if (failed(checkLowerableRing(op, ring, rewriter)))
+      return failure();
     KernelIRBuilder kb(rewriter, op.getLoc());
     OpBuilder &b = kb.builder();
     Location loc = kb.location();

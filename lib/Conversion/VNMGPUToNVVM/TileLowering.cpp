@@ -119,3 +119,12 @@ Value lowering::getCopyRowOffset(KernelIRBuilder &kb, RingType ring,
   CopyCoordinates at = getCopyCoordinates(kb, layout, ring.getRowBytes());
   return getSwizzledOffset(kb, ring, at.firstRow, at.chunk);
 }
+
+LogicalResult
+lowering::checkLowerableRing(Operation *op, RingType ring,
+                             ConversionPatternRewriter &rewriter) {
+  if (ring.getSwizzle().getChunkBytes() != 16)
+    return rewriter.notifyMatchFailure(
+        op, "the NVVM lowering swizzles 16-byte chunks only");
+  return success();
+}

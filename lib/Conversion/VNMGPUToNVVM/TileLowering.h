@@ -50,6 +50,12 @@ struct CopyCoordinates {
 CopyCoordinates getCopyCoordinates(kernel::KernelIRBuilder &kb,
                                    CopyLayoutAttr layout, int64_t rowBytes);
 
+/// Whether the lowering handles `ring`'s layout (16-byte swizzle chunks, as
+/// the copies and ldmatrix address them); a match failure on `op` if not.
+mlir::LogicalResult
+checkLowerableRing(mlir::Operation *op, RingType ring,
+                   mlir::ConversionPatternRewriter &rewriter);
+
 /// Byte offset of 16-byte chunk `chunk` of row `row` in a slot of `ring`
 /// (i32 values), per the ring's swizzle.
 mlir::Value getSwizzledOffset(kernel::KernelIRBuilder &kb, RingType ring,

@@ -49,6 +49,17 @@ getEncodedMatrix(Operation *op, RankedTensorType tensor) {
   return std::make_pair(tensor, encoding);
 }
 
+/// The `matrix` of the gathering ops: C1, and C2 (M > 4: with M = 4 every
+/// group keeps its four columns, and B is copied as a dense tile).
+FailureOr<std::pair<RankedTensorType, EncodingAttr>>
+getGatheredMatrix(Operation *op, RankedTensorType tensor) {
+  auto matrix = getEncodedMatrix(op, tensor);
+  if (succeeded(matrix) && matrix->second.getM() == 4)
+    return op->emitOpError("(C2): a 4-column group keeps all its columns; "
+                           "M = 4 kernels copy B with vnm_gpu.copy_tile");
+  return matrix;
+}
+
 LogicalResult verifyElementType(Operation *op, StringRef constraint,
                                 StringRef what, Type actual, Type expected) {
   if (actual == expected)
@@ -83,12 +94,8 @@ LogicalResult AllocRingOp::verify() {
 }
 
 LogicalResult LoadColLocOp::verify() {
-  auto matrix = getEncodedMatrix(*this, getMatrix());
-  if (failed(matrix))
+  if (failed(getGatheredMatrix(*this, getMatrix())))
     return failure();
-  if (matrix->second.getM() == 4)
-    return emitOpError("(C2): a 4-column group keeps all its columns; M = 4 "
-                       "kernels copy B with vnm_gpu.copy_tile");
   if (!elementOf(getColidx()).isSignlessInteger(32))
     return emitOpError("(C3): `colidx` is read as i32 words, got ")
            << getColidx().getType();
@@ -96,12 +103,9 @@ LogicalResult LoadColLocOp::verify() {
 }
 
 LogicalResult GatherOp::verify() {
-  auto matrix = getEncodedMatrix(*this, getMatrix());
+  auto matrix = getGatheredMatrix(*this, getMatrix());
   if (failed(matrix))
     return failure();
-  if (matrix->second.getM() == 4)
-    return emitOpError("(C2): a 4-column group keeps all its columns; M = 4 "
-                       "kernels copy B with vnm_gpu.copy_tile");
   RingType ring = getRing().getType();
   Type element = matrix->first.getElementType();
   if (failed(verifyElementType(*this, "C3", "`rhs`", elementOf(getRhs()),
