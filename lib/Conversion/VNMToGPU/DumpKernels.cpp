@@ -9,10 +9,13 @@
 #include "vnm/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace vnm {
@@ -105,13 +108,20 @@ struct DumpKernelsPass : public vnm::impl::VNMDumpKernelsBase<DumpKernelsPass> {
       files.push_back({name, contents.str()});
       return success();
     };
+    // Each kernel's identity is the hash of the object that holds it: a GPU
+    // result counts for exactly that code (bench/validated_kernels.py).
+    llvm::StringMap<std::pair<std::string, std::string>> identity;
     for (auto binary : module.getOps<mlir::gpu::BinaryOp>()) {
       for (Attribute attr : binary.getObjects()) {
         auto object = cast<mlir::gpu::ObjectAttr>(attr);
-        if (failed(add(binary, binary.getName(),
-                       extensionOf(object.getFormat()), "gpu.binary name",
-                       object.getObject().getValue())))
+        StringRef extension = extensionOf(object.getFormat());
+        StringRef contents = object.getObject().getValue();
+        if (failed(add(binary, binary.getName(), extension, "gpu.binary name",
+                       contents)))
           return failure();
+        auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(contents));
+        identity[binary.getName()] = {(binary.getName() + extension).str(),
+                                      llvm::toHex(digest, /*LowerCase=*/true)};
       }
     }
     // The dialect's verifier has checked that each contract is a dictionary
@@ -121,9 +131,20 @@ struct DumpKernelsPass : public vnm::impl::VNMDumpKernelsBase<DumpKernelsPass> {
       for (Attribute attr : contracts) {
         auto contract = cast<DictionaryAttr>(attr);
         auto kernel = contract.getAs<StringAttr>("kernel");
+        llvm::json::Value json = toJSON(contract);
+        auto kernelModule = contract.getAs<StringAttr>("module");
+        if (auto found = kernelModule ? identity.find(kernelModule.getValue())
+                                      : identity.end();
+            found != identity.end()) {
+          StringRef file = found->second.first;
+          json.getAsObject()->try_emplace("binary_file", file);
+          std::string key =
+              (llvm::sys::path::extension(file).drop_front() + "_sha256").str();
+          json.getAsObject()->try_emplace(key, found->second.second);
+        }
         std::string text;
         llvm::raw_string_ostream os(text);
-        os << llvm::formatv("{0:2}", toJSON(contract)) << "\n";
+        os << llvm::formatv("{0:2}", json) << "\n";
         if (failed(
                 add(module, kernel.getValue(), ".json", "kernel name", text)))
           return failure();

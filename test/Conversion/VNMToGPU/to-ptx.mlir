@@ -4,6 +4,10 @@
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 dump-dir=%t/sm90" | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefix=PTX90 < %t/sm90/vnm_kernels.ptx
 // RUN: FileCheck %s --check-prefix=JSON < %t/sm90/spmm_1.json
+// The contract names the kernel's PTX and carries its sha256, the kernel's
+// identity for GPU results (bench/validated_kernels.py).
+// RUN: sha256sum %t/sm90/vnm_kernels.ptx | cut -d' ' -f1 > %t/sm90/sha
+// RUN: cat %t/sm90/sha %t/sm90/spmm_1.json | FileCheck %s --check-prefix=SHA
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_80 dump-dir=%t/sm80" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX80 < %t/sm80/vnm_kernels.ptx
 
@@ -19,6 +23,10 @@
 // PTX90: mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32
 // PTX80: .target sm_80
 // PTX80: mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32
+
+// SHA: [[DIGEST:[0-9a-f]{64}]]
+// SHA: "binary_file": "vnm_kernels.ptx"
+// SHA: "ptx_sha256": "[[DIGEST]]"
 
 // JSON: "activation": "relu"
 // JSON: "bias": true
