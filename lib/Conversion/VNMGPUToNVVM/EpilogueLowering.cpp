@@ -142,8 +142,11 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
             Value x0 = acc[(mt * tiles.n + nt) * 4 + 2 * half];
             Value x1 = acc[(mt * tiles.n + nt) * 4 + 2 * half + 1];
             auto finish = [&](Value x, Value column, Value previous) -> Value {
+              // i32 accumulators into an i32 output: only the previous
+              // output is added (C1: no scales, bias or activation).
               if (integerResult)
-                return x;
+                return previous ? arith::AddIOp::create(b, loc, x, previous)
+                                : x;
               x = widen(x);
               if (rowScale)
                 x = arith::MulFOp::create(b, loc, x, rowScale);

@@ -2,6 +2,7 @@
 // each m16 tile, column pairs 2t, 2t + 1 of each n8 tile, predicated on R
 // and N; math in f32, one rounding.
 // RUN: vnm-opt %s --pass-pipeline="builtin.module(gpu.module(convert-vnm-gpu-to-nvvm,canonicalize))" | FileCheck %s
+// RUN: vnm-opt %s --pass-pipeline="builtin.module(gpu.module(convert-vnm-gpu-to-nvvm))" | FileCheck %s --check-prefix=IACC
 
 #L = #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>
 #L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
@@ -54,14 +55,31 @@ gpu.module @scales {
   }
 }
 
-// i32 accumulators to an i32 output are stored as they are.
+// i32 accumulators to an i32 output are stored as they are, or added to
+// the previous output (accumulate) in i32.
 // CHECK-LABEL: gpu.func @integer
 // CHECK-NOT: arith.sitofp
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<1>
+// (Checked without canonicalize, which would fold the zero accumulator.)
+// IACC-LABEL: gpu.func @integer_accumulate
+// IACC: %[[PAIR:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xi32>
+// IACC: %[[PREV:.*]] = vector.extract %[[PAIR]][0] : i32 from vector<2xi32>
+// IACC-NOT: arith.sitofp
+// IACC: arith.addi %{{.*}}, %[[PREV]] : i32
+// IACC: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<1>
 gpu.module @integer {
   gpu.func @integer(%out: memref<?xi32>, %i: i32) kernel {
     %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xi32, #L8>
     vnm_gpu.epilogue %z into %out[%i, %i] bounds(64, %i) ld(%i)
+        : !vnm_gpu.acc<64x128xi32, #L8>, memref<?xi32>
+    gpu.return
+  }
+}
+
+gpu.module @integer_accumulate {
+  gpu.func @integer_accumulate(%out: memref<?xi32>, %i: i32) kernel {
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xi32, #L8>
+    vnm_gpu.epilogue %z into %out[%i, %i] bounds(64, %i) ld(%i) {accumulate}
         : !vnm_gpu.acc<64x128xi32, #L8>, memref<?xi32>
     gpu.return
   }

@@ -1,5 +1,4 @@
-// vnm-pipeline-kernels rejects K loops it cannot pipeline, before changing
-// anything.
+// vnm-pipeline-kernels rejects K loops it cannot pipeline.
 // RUN: vnm-opt %s --vnm-pipeline-kernels --split-input-file -verify-diagnostics -allow-unregistered-dialect
 
 !ring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
