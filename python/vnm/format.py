@@ -51,15 +51,34 @@ class Encoding(NamedTuple):
 EncodingLike = Union[Encoding, Tuple[int, int, int], str]
 
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _int64(value, what: str) -> int:
+    """`value` as a Python int that the C library's int64_t holds; ctypes
+    would silently wrap a larger one (2**64 + 1 becomes 1)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError) as error:
+        raise VNMError(f"{what} must be an integer, got {value!r}") from error
+    if not _INT64_MIN <= number <= _INT64_MAX:
+        raise VNMError(f"{what} = {number} does not fit a 64-bit signed integer")
+    return number
+
+
 def as_encoding(encoding: EncodingLike) -> Encoding:
     """Converts (v, n, m) or "v:n:m" to an Encoding and validates it."""
     try:
         parts = encoding.split(":") if isinstance(encoding, str) else encoding
-        result = Encoding(*(int(x) for x in parts))
+        numbers = [int(x) for x in parts]
     except (TypeError, ValueError) as error:
         raise VNMError(
             f"invalid encoding {encoding!r}: expected (v, n, m) or 'v:n:m'"
         ) from error
+    if len(numbers) != 3:
+        raise VNMError(
+            f"invalid encoding {encoding!r}: expected (v, n, m) or 'v:n:m'")
+    result = Encoding(*(_int64(x, name) for x, name in zip(numbers, "vnm")))
     _capi.check(lib.vnmFormatValidateEncoding(_c_encoding(result)))
     return result
 
@@ -168,7 +187,11 @@ def storage_shape(encoding: EncodingLike, dtype, rows: int, cols: int) -> Storag
     out = _capi.StorageShape()
     _capi.check(
         lib.vnmFormatGetStorageShape(
-            _c_encoding(encoding), _capi.ELEMENT_TYPES[dtype], int(rows), int(cols), ctypes.byref(out)
+            _c_encoding(encoding),
+            _capi.ELEMENT_TYPES[dtype],
+            _int64(rows, "rows"),
+            _int64(cols, "cols"),
+            ctypes.byref(out),
         )
     )
     return StorageShape(*(getattr(out, c_name) for c_name, _ in _capi.STORAGE_SHAPE_FIELDS))

@@ -80,6 +80,27 @@ def test_storage_shape_per_type(dtype):
     assert shape.frag_value_bytes == expected_frag_bytes
 
 
+@pytest.mark.parametrize("rows, cols", [(2**64 + 1, 1), (1, 2**64 + 64),
+                                        (2**63, 1), (1, -(2**63) - 1)])
+def test_storage_shape_rejects_integers_past_int64(rows, cols):
+    # ctypes would wrap them: 2**64 + 1 would be read as 1 row.
+    with pytest.raises(vnm.VNMError, match="does not fit a 64-bit signed integer"):
+        vf.storage_shape((64, 2, 8), "f16", rows, cols)
+
+
+@pytest.mark.parametrize("encoding", [(2**64 + 64, 2, 8), "18446744073709551680:2:8",
+                                      (64, 2**64 + 2, 8)])
+def test_encoding_rejects_integers_past_int64(encoding):
+    # Wrapped, (2**64 + 64, 2, 8) would be accepted as v = 64.
+    with pytest.raises(vnm.VNMError, match="does not fit a 64-bit signed integer"):
+        vf.as_encoding(encoding)
+
+
+def test_encoding_needs_three_numbers():
+    with pytest.raises(vnm.VNMError, match="expected"):
+        vf.as_encoding((64, 2))
+
+
 def test_storage_shape_accepts_numpy_dtypes():
     assert vf.storage_shape((16, 2, 4), np.float16, 16, 8) == vf.storage_shape((16, 2, 4), "f16", 16, 8)
 
