@@ -59,7 +59,8 @@ LogicalResult vnm::gpu_loops::lowerLoadColLoc(vnm_gpu::LoadColLocOp op,
   // of `group` of V block vb, offset i in byte i.
   Value block = cg.divu(cg.toIndex(op.getRow()), cg.index(matrix.v));
   Value firstWord = cg.mul(block, cg.index(matrix.groups()));
-  Value firstGroup = cg.mul(cg.toIndex(op.getPair()), cg.index(16));
+  Value firstGroup =
+      cg.mul(cg.toIndex(op.getPair()), cg.index(vnm_gpu::kGroupsPerPair));
   Type i32 = b.getI32Type();
   std::string outOfBounds = describeFailure(op, "reads colidx out of bounds");
   cg.forEach({op.getResult().getType().getGroups()}, [&](ValueRange iv) {

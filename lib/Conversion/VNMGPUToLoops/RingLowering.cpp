@@ -122,7 +122,8 @@ LogicalResult vnm::gpu_loops::lowerGather(vnm_gpu::GatherOp op,
   int64_t m = getVNMEncoding(matrix).getM();
   Value slot = startCopy(cg, ring, op.getSlot(), op);
   Value colloc = storage.bufferOf(op.getColloc());
-  Value firstGroup = cg.mul(cg.toIndex(op.getPair()), cg.index(16));
+  Value firstGroup =
+      cg.mul(cg.toIndex(op.getPair()), cg.index(vnm_gpu::kGroupsPerPair));
   Value col = cg.toIndex(op.getCol());
   Value cols = cg.toIndex(op.getCols());
   Value ld = cg.toIndex(op.getLd());

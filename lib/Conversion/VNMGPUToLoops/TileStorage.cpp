@@ -185,6 +185,31 @@ void TileStorage::assignCarried(Operation *op) {
   }
 }
 
+/// Rebuilds `yield` without the operands carried through buffers (those
+/// with a `target`).
+static void dropCarriedOperands(scf::YieldOp yield, ArrayRef<Value> target) {
+  SmallVector<Value> yielded;
+  for (auto [position, value] : llvm::enumerate(yield.getOperands()))
+    if (!target[position])
+      yielded.push_back(value);
+  OpBuilder b(yield);
+  scf::YieldOp::create(b, yield.getLoc(), yielded);
+  yield.erase();
+}
+
+/// Replaces the results of `old` (then erased): a carried tile by its
+/// placeholder buffer, every other result by the next of `kept`.
+void TileStorage::replaceCarriedResults(Operation *old, ValueRange kept,
+                                        ArrayRef<Value> placeholder) {
+  auto keptResult = kept.begin();
+  for (auto [position, result] : llvm::enumerate(old->getResults())) {
+    buffers.erase(result);
+    result.replaceAllUsesWith(placeholder[position] ? placeholder[position]
+                                                    : *keptResult++);
+  }
+  old->erase();
+}
+
 void TileStorage::rewriteFor(scf::ForOp loop) {
   ArrayRef<Value> placeholder = carriedBy[loop].placeholders;
   ArrayRef<Value> target = carriedBy[loop].targets;
@@ -216,22 +241,9 @@ void TileStorage::rewriteFor(scf::ForOp loop) {
   IRRewriter rewriter(loop.getContext());
   rewriter.mergeBlocks(body, rebuilt.getBody(), arguments);
 
-  auto yield = cast<scf::YieldOp>(rebuilt.getBody()->getTerminator());
-  SmallVector<Value> yielded;
-  for (auto [position, value] : llvm::enumerate(yield.getOperands()))
-    if (!target[position])
-      yielded.push_back(value);
-  b.setInsertionPoint(yield);
-  scf::YieldOp::create(b, yield.getLoc(), yielded);
-  yield.erase();
-
-  auto keptResult = rebuilt.getResults().begin();
-  for (auto [position, result] : llvm::enumerate(loop.getResults())) {
-    buffers.erase(result);
-    result.replaceAllUsesWith(placeholder[position] ? placeholder[position]
-                                                    : *keptResult++);
-  }
-  loop.erase();
+  dropCarriedOperands(cast<scf::YieldOp>(rebuilt.getBody()->getTerminator()),
+                      target);
+  replaceCarriedResults(loop, rebuilt->getResults(), placeholder);
 }
 
 void TileStorage::rewriteIf(scf::IfOp op) {
@@ -250,23 +262,9 @@ void TileStorage::rewriteIf(scf::IfOp op) {
   rebuilt->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   rebuilt.getThenRegion().takeBody(op.getThenRegion());
   rebuilt.getElseRegion().takeBody(op.getElseRegion());
-  for (Block *block : {rebuilt.thenBlock(), rebuilt.elseBlock()}) {
-    auto yield = cast<scf::YieldOp>(block->getTerminator());
-    SmallVector<Value> yielded;
-    for (auto [position, value] : llvm::enumerate(yield.getOperands()))
-      if (!target[position])
-        yielded.push_back(value);
-    b.setInsertionPoint(yield);
-    scf::YieldOp::create(b, yield.getLoc(), yielded);
-    yield.erase();
-  }
-  auto keptResult = rebuilt.getResults().begin();
-  for (auto [position, result] : llvm::enumerate(op.getResults())) {
-    buffers.erase(result);
-    result.replaceAllUsesWith(placeholder[position] ? placeholder[position]
-                                                    : *keptResult++);
-  }
-  op.erase();
+  for (Block *block : {rebuilt.thenBlock(), rebuilt.elseBlock()})
+    dropCarriedOperands(cast<scf::YieldOp>(block->getTerminator()), target);
+  replaceCarriedResults(op, rebuilt->getResults(), placeholder);
 }
 
 LogicalResult TileStorage::assign(Block *body) {

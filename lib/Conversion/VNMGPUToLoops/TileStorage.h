@@ -85,6 +85,8 @@ private:
   void assignCarried(mlir::Operation *op);
   void rewriteFor(mlir::scf::ForOp loop);
   void rewriteIf(mlir::scf::IfOp op);
+  void replaceCarriedResults(mlir::Operation *old, mlir::ValueRange kept,
+                             llvm::ArrayRef<mlir::Value> placeholder);
   void copyYielded(mlir::scf::YieldOp yield, llvm::ArrayRef<mlir::Value> into,
                    mlir::Block *carrier);
 

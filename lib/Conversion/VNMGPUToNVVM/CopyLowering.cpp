@@ -39,8 +39,7 @@ CopySetup getCopySetup(KernelIRBuilder &kb, RingType ring,
   int64_t elementBytes = ring.getElementBytes();
   Value column = kb.add(col, kb.mul(s.at.chunk, kb.c32(16 / elementBytes)));
   s.kLimit = kb.select(kb.ult(column, cols), kb.c32(rowBound), kb.c32(0));
-  s.source =
-      kb.offsetBytes(rhs, kb.mul(kb.zext64(column), kb.c64(elementBytes)));
+  s.source = kb.elementAddress(rhs, column, elementBytes);
   s.ldBytes = kb.zext64(kb.mul(ld, kb.c32(elementBytes)));
   return s;
 }
@@ -83,7 +82,7 @@ struct LoadColLocLowering : OpConversionPattern<LoadColLocOp> {
     Value row = adaptor.getRow().front(), pair = adaptor.getPair().front();
     Value blockWord =
         kb.mul(kb.divu(row, kb.c32(encoding.getV())), kb.c32(groups));
-    Value firstGroup = kb.add(kb.mul(pair, kb.c32(type.getGroups())),
+    Value firstGroup = kb.add(kb.mul(pair, kb.c32(kGroupsPerPair)),
                               kb.shru(at.firstRow, kb.c32(2)));
     // Groups past the last read the last one's word: their rows' K (from
     // the group index) is past K, so the gather zero-fills them whatever
@@ -92,8 +91,8 @@ struct LoadColLocLowering : OpConversionPattern<LoadColLocOp> {
     for (int64_t j = 0; j < getColLocWords(type); ++j) {
       Value group = kb.minu(kb.add(firstGroup, kb.c32(j)), kb.c32(groups - 1));
       Value word = kb.add(blockWord, group);
-      words.push_back(kb.loadWordsHere(
-          kb.offsetBytes(colidx, kb.mul(kb.zext64(word), kb.c64(4))), 1)[0]);
+      words.push_back(
+          kb.loadWordsHere(kb.elementAddress(colidx, word, 4), 1)[0]);
     }
     rewriter.replaceOpWithMultiple(op, {words});
     return success();
@@ -119,9 +118,8 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     ValueRange words = adaptor.getColloc();
     // Row 4j + i of the pair is row (16 pair + j) M + colloc[j][i] of B;
     // the thread's rows start at group firstRow / 4 of the pair.
-    int64_t groupsPerSlot = ring.getRows() / 4;
     Value pairK =
-        kb.add(kb.mul(adaptor.getPair().front(), kb.c32(groupsPerSlot * m)),
+        kb.add(kb.mul(adaptor.getPair().front(), kb.c32(kGroupsPerPair * m)),
                kb.mul(kb.shru(s.at.firstRow, kb.c32(2)), kb.c32(m)));
     int64_t rowsPerThread = layout.getRowsPerThread();
     // Fewer than 4 rows per thread: the thread's bytes sit higher in its

@@ -109,9 +109,7 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
                  : arith::TruncFOp::create(b, loc, resultType, x);
     };
     auto loadF32 = [&](Value base, Value index) -> Value {
-      return kb.load(kb.f32(),
-                     kb.offsetBytes(base, kb.mul(kb.zext64(index), kb.c64(4))),
-                     4);
+      return kb.load(kb.f32(), kb.elementAddress(base, index, 4), 4);
     };
 
     for (int64_t mt = 0; mt < tiles.m; ++mt) {
@@ -124,11 +122,9 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
         kb.ifThen(kb.ult(row, kb.c32(op.getRowsAttr().getInt())), [&] {
           Value biasValue, rowScale;
           if (bias)
-            biasValue =
-                widen(kb.load(resultType,
-                              kb.offsetBytes(bias, kb.mul(kb.zext64(row),
-                                                          kb.c64(resultBytes))),
-                              resultBytes));
+            biasValue = widen(kb.load(resultType,
+                                      kb.elementAddress(bias, row, resultBytes),
+                                      resultBytes));
           if (rowScales)
             rowScale = loadF32(rowScales, row);
           Value rowOffset = kb.mul(kb.zext64(row), kb.zext64(ldc));

@@ -84,8 +84,7 @@ struct LoadSparseALowering : OpConversionPattern<LoadSparseAOp> {
       Value unit = kb.add(
           kb.mul(rowTile[mt], kb.c32(geometry.metaUnitsPerRowTile())), pair);
       Value word = kb.add(kb.mul(unit, kb.c32(format::kWarpLanes)), at.lane);
-      words.push_back(kb.loadWordsHere(
-          kb.offsetBytes(meta, kb.mul(kb.zext64(word), kb.c64(4))), 1)[0]);
+      words.push_back(kb.loadWordsHere(kb.elementAddress(meta, word, 4), 1)[0]);
     }
     int64_t kTiles = type.getCols() / layout.getInstrK();
     for (int64_t kk = 0; kk < kTiles; ++kk) {
@@ -97,10 +96,9 @@ struct LoadSparseALowering : OpConversionPattern<LoadSparseAOp> {
             kb.add(kb.mul(tile, kb.c32(geometry.valuesPerTile())),
                    kb.mul(at.lane, kb.c32(geometry.valuesPerLane)));
         llvm::append_range(
-            words, kb.loadWordsHere(
-                       kb.offsetBytes(values, kb.mul(kb.zext64(elementIndex),
-                                                     kb.c64(elementBytes))),
-                       4));
+            words,
+            kb.loadWordsHere(
+                kb.elementAddress(values, elementIndex, elementBytes), 4));
       }
     }
     rewriter.replaceOpWithMultiple(op, {words});

@@ -50,6 +50,11 @@ Value KernelIRBuilder::offsetBytes(Value base, Value byteOffset) {
                              ValueRange{byteOffset});
 }
 
+Value KernelIRBuilder::elementAddress(Value base, Value index,
+                                      int64_t elementBytes) {
+  return offsetBytes(base, mul(zext64(index), c64(elementBytes)));
+}
+
 Value KernelIRBuilder::load(Type type, Value ptr, unsigned alignment) {
   return LLVM::LoadOp::create(b, loc, type, ptr, alignment);
 }

@@ -50,6 +50,10 @@ public:
 
   /// `base + byteOffset` (offset i32 or i64).
   mlir::Value offsetBytes(mlir::Value base, mlir::Value byteOffset);
+  /// The address of element `index` (i32, unsigned) of an array of
+  /// `elementBytes`-byte elements at `base`.
+  mlir::Value elementAddress(mlir::Value base, mlir::Value index,
+                             int64_t elementBytes);
   mlir::Value load(mlir::Type type, mlir::Value ptr, unsigned alignment);
   /// Loads `words` (1, 2 or 4) consecutive 32-bit words from read-only global
   /// memory at `ptr` (aligned to 4 * words bytes) with an instruction that

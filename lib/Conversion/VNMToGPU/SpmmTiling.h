@@ -84,8 +84,8 @@ struct TilingOptions {
 /// 32 x 64 warp tiles (two columns of warps); 16 warps per multiprocessor
 /// (128 registers per thread), or 8 with 64-row warp tiles.
 /// bench/results/ANALYSIS.md has the numbers.
-vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context,
-                                          int64_t v, int64_t m,
+vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v,
+                                          int64_t m,
                                           const TilingOptions &options);
 
 /// Why `config` cannot be generated, or an empty string.

@@ -36,6 +36,10 @@ namespace vnm::vnm_gpu {
 /// contracts list parameters by these names.
 inline constexpr llvm::StringLiteral kParamAttrName = "vnm_gpu.param";
 
+/// Groups of a k-tile pair, the K step the sparse ops index by `pair`
+/// (two m16n8k32 k-tiles of 8 groups): they cover groups 16 pair onward.
+inline constexpr int64_t kGroupsPerPair = 16;
+
 /// Rings up to this size are static shared arrays; larger ones live in the
 /// block's dynamic shared memory, which the host must allow for the kernel.
 inline constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
