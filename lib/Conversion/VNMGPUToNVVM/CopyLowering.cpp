@@ -13,8 +13,6 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
-#include "llvm/Support/MathExtras.h"
-
 using namespace mlir;
 using namespace vnm;
 using namespace vnm::kernel;
@@ -24,13 +22,11 @@ using namespace vnm::vnm_gpu::lowering;
 namespace {
 
 /// The parts of a copy that do not depend on the row: the thread's first
-/// row, the slot's byte offset in the ring and the thread's swizzled byte
-/// offset within a slot (kept apart: the latter is the same in every slot,
-/// so its per-row variants are computed once per kernel), B at its column,
-/// the row pitch in bytes, and the K bound of its chunk (0 past N).
+/// row and swizzled byte offset within the slot, B at its column, the
+/// row pitch in bytes, and the K bound of its chunk (0 past N).
 struct CopySetup {
   CopyCoordinates at;
-  Value slotOffset, rowOffset, source, ldBytes, kLimit;
+  Value slotBase, source, ldBytes, kLimit;
 };
 
 CopySetup getCopySetup(KernelIRBuilder &kb, RingType ring,
@@ -38,8 +34,8 @@ CopySetup getCopySetup(KernelIRBuilder &kb, RingType ring,
                        Value cols, Value ld, int64_t rowBound) {
   CopySetup s;
   s.at = getCopyCoordinates(kb, layout, ring.getRowBytes());
-  s.slotOffset = getSlotOffset(kb, ring, slot);
-  s.rowOffset = getCopyRowOffset(kb, ring, layout);
+  s.slotBase =
+      kb.add(getSlotOffset(kb, ring, slot), getCopyRowOffset(kb, ring, layout));
   int64_t elementBytes = ring.getElementBytes();
   Value column = kb.add(col, kb.mul(s.at.chunk, kb.c32(16 / elementBytes)));
   s.kLimit = kb.select(kb.ult(column, cols), kb.c32(rowBound), kb.c32(0));
@@ -48,32 +44,22 @@ CopySetup getCopySetup(KernelIRBuilder &kb, RingType ring,
   return s;
 }
 
-/// Where a thread's copy of one row comes from, and whether it reads at
-/// all (else it zero-fills the row's chunk).
-struct RowSource {
-  Value address, valid;
-};
-
-/// Row k of B, read if k is below the chunk's K bound.
-RowSource getBoundedRow(KernelIRBuilder &kb, const CopySetup &s, Value k) {
-  return {kb.offsetBytes(s.source, kb.mul(kb.zext64(k), s.ldBytes)),
-          kb.ult(k, s.kLimit)};
-}
-
-/// Copies row sourceOf(q) into row firstRow + q of the slot, q < rows per
+/// Copies row k(q) of B into row firstRow + q of the slot, q < rows per
 /// thread, and commits the copies as one group.
 void emitRowCopies(KernelIRBuilder &kb, RingType ring, CopyLayoutAttr layout,
                    Value shared, const CopySetup &s,
-                   function_ref<RowSource(int64_t q)> sourceOf) {
+                   function_ref<Value(int64_t q)> rowOf) {
   for (int64_t q = 0; q < layout.getRowsPerThread(); ++q) {
-    RowSource from = sourceOf(q);
+    Value k = rowOf(q);
+    Value valid = kb.ult(k, s.kLimit);
+    Value from = kb.offsetBytes(s.source, kb.mul(kb.zext64(k), s.ldBytes));
     // Row firstRow + q: firstRow is a multiple of the rows per thread, so
     // its swizzle differs from the first row's by q % period.
-    Value to = kb.offsetBytes(kb.offsetBytes(shared, s.slotOffset),
-                              moveSwizzledRows(kb, ring, s.rowOffset, q));
-    NVVM::CpAsyncOp::create(kb.builder(), kb.location(), to, from.address, 16,
+    Value to =
+        kb.offsetBytes(shared, moveSwizzledRows(kb, ring, s.slotBase, q));
+    NVVM::CpAsyncOp::create(kb.builder(), kb.location(), to, from, 16,
                             NVVM::LoadCacheModifierKind::CG,
-                            kb.select(from.valid, kb.c32(16), kb.c32(0)));
+                            kb.select(valid, kb.c32(16), kb.c32(0)));
   }
   NVVM::CpAsyncCommitGroupOp::create(kb.builder(), kb.location());
 }
@@ -132,60 +118,23 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     ValueRange words = adaptor.getColloc();
     // Row 4j + i of the pair is row (16 pair + j) M + colloc[j][i] of B;
     // the thread's rows start at group firstRow / 4 of the pair.
-    Value firstGroup =
-        kb.add(kb.mul(adaptor.getPair().front(), kb.c32(kGroupsPerPair)),
-               kb.shru(s.at.firstRow, kb.c32(2)));
-    Value pairK = kb.mul(firstGroup, kb.c32(m));
+    Value pairK =
+        kb.add(kb.mul(adaptor.getPair().front(), kb.c32(kGroupsPerPair * m)),
+               kb.mul(kb.shru(s.at.firstRow, kb.c32(2)), kb.c32(m)));
     int64_t rowsPerThread = layout.getRowsPerThread();
     // Fewer than 4 rows per thread: the thread's bytes sit higher in its
     // group's word.
     Value shift;
     if (rowsPerThread < 4)
       shift = kb.mul(kb.bitAnd(s.at.firstRow, kb.c32(3)), kb.c32(8));
-    auto columnLoc = [&](int64_t q) {
-      Value word = words[q / 4];
-      if (shift)
-        word = kb.shru(word, shift);
-      return kb.bitAnd(kb.shru(word, kb.c32(8 * (q % 4))), kb.c32(255));
-    };
-    int64_t k = op.getMatrix().getDimSize(1);
-    int64_t groups = encoding.getNumGroups(k);
-    if (k % m != 0 || !llvm::isPowerOf2_64(m)) {
-      // A partial last group: each row is checked against K.
-      emitRowCopies(
-          kb, ring, layout, adaptor.getRing().front(), s, [&](int64_t q) {
-            Value row = kb.add(kb.add(pairK, kb.c32(q / 4 * m)), columnLoc(q));
-            return getBoundedRow(kb, s, row);
-          });
-      rewriter.eraseOp(op);
-      return success();
-    }
-    // Whole groups: the rows of group g < groups are below K as long as
-    // its four column-locs are below M, which one mask per word checks
-    // (storage from the format library always passes; other storage must
-    // not make the gather read outside B). Each group's rows are then
-    // reached from its first row's address.
-    Value column = kb.ult(kb.c32(0), s.kLimit);
-    Value outsideM = kb.c32(static_cast<int32_t>(0x01010101u * (256 - m)));
-    SmallVector<RowSource> groupSources;
-    for (auto [j, word] : llvm::enumerate(words)) {
-      Value valid =
-          kb.bitAnd(column, kb.eq(kb.bitAnd(word, outsideM), kb.c32(0)));
-      if (groups % kGroupsPerPair != 0)
-        valid = kb.bitAnd(
-            valid, kb.ult(kb.add(firstGroup, kb.c32(j)), kb.c32(groups)));
-      Value groupRow = kb.add(pairK, kb.c32(j * m));
-      groupSources.push_back(
-          {kb.offsetBytes(s.source, kb.mul(kb.zext64(groupRow), s.ldBytes)),
-           valid});
-    }
     emitRowCopies(
         kb, ring, layout, adaptor.getRing().front(), s, [&](int64_t q) {
-          const RowSource &group = groupSources[q / 4];
-          return RowSource{
-              kb.offsetBytes(group.address,
-                             kb.mul(kb.zext64(columnLoc(q)), s.ldBytes)),
-              group.valid};
+          Value word = words[q / 4];
+          if (shift)
+            word = kb.shru(word, shift);
+          Value offset =
+              kb.bitAnd(kb.shru(word, kb.c32(8 * (q % 4))), kb.c32(255));
+          return kb.add(kb.add(pairK, kb.c32(q / 4 * m)), offset);
         });
     rewriter.eraseOp(op);
     return success();
@@ -208,9 +157,7 @@ struct CopyTileLowering : OpConversionPattern<CopyTileOp> {
                      op.getRowBoundAttr().getInt());
     Value firstK = kb.add(adaptor.getRow().front(), s.at.firstRow);
     emitRowCopies(kb, ring, op.getLayout(), adaptor.getRing().front(), s,
-                  [&](int64_t q) {
-                    return getBoundedRow(kb, s, kb.add(firstK, kb.c32(q)));
-                  });
+                  [&](int64_t q) { return kb.add(firstK, kb.c32(q)); });
     rewriter.eraseOp(op);
     return success();
   }

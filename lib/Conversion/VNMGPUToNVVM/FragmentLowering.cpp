@@ -124,26 +124,21 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
     Location loc = kb.location();
     WarpTiles tiles = getWarpTiles(layout, type.getRows(), type.getCols());
     // Lane l addresses row l of the k-tile at the warp's first n8 chunk;
-    // chunk nt of the warp is then at offset ^ (16 nt) in a swizzled ring
-    // (nt only touches bits the warp's first chunk and the unpadded rows
-    // leave clear), at offset + 16 nt in a padded one.
-    // The slot is added last: the lane's offsets within a slot are the
-    // same in every slot and are computed once per kernel.
+    // chunk nt of the warp is then at offset ^ (16 nt) (nt only touches
+    // bits the warp's first chunk leaves clear).
     Value laneOffset = getFragmentLaneOffset(kb, ring, layout, type.getCols());
-    Value slot =
-        kb.offsetBytes(adaptor.getRing().front(),
-                       getSlotOffset(kb, ring, adaptor.getSlot().front()));
+    Value slotOffset =
+        kb.add(getSlotOffset(kb, ring, adaptor.getSlot().front()), laneOffset);
     auto words4 = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(4, kb.i32()));
     SmallVector<Value> registers;
     for (int64_t nt = 0; nt < tiles.n; ++nt) {
-      Value chunk = ring.getSwizzle().getPadBytes() == 0
-                        ? kb.bitXor(laneOffset, kb.c32(16 * nt))
-                        : kb.add(laneOffset, kb.c32(16 * nt));
-      Value offset = kb.add(
-          chunk, kb.c32(op.getOffsetAttr().getInt() * ring.getRowPitch()));
+      Value offset =
+          kb.add(kb.bitXor(slotOffset, kb.c32(16 * nt)),
+                 kb.c32(op.getOffsetAttr().getInt() * ring.getRowBytes()));
       Value regs = NVVM::LdMatrixOp::create(
-          b, loc, words4, kb.offsetBytes(slot, offset), 4, NVVM::MMALayout::col,
+          b, loc, words4, kb.offsetBytes(adaptor.getRing().front(), offset), 4,
+          NVVM::MMALayout::col,
           NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
           NVVM::LdStMatrixEltType::B16);
       for (int r = 0; r < 4; ++r)

@@ -87,7 +87,7 @@ Value lowering::getSwizzledOffset(KernelIRBuilder &kb, RingType ring, Value row,
         kb.bitXor(chunk, kb.bitAnd(row, kb.c32(swizzle.getPeriod() - 1)));
   // The swizzle permutes chunks of swizzle.getChunkBytes(); a copy chunk of
   // 16 bytes is a whole number of them (or the swizzle chunk is 16).
-  return kb.add(kb.mul(row, kb.c32(ring.getRowPitch())),
+  return kb.add(kb.mul(row, kb.c32(ring.getRowBytes())),
                 kb.mul(swizzled, kb.c32(16)));
 }
 
@@ -98,7 +98,7 @@ Value lowering::moveSwizzledRows(KernelIRBuilder &kb, RingType ring,
   if (period > 1 && dr % period != 0)
     moved = kb.bitXor(moved, kb.c32(16 * (dr % period)));
   if (dr != 0)
-    moved = kb.add(moved, kb.c32(dr * ring.getRowPitch()));
+    moved = kb.add(moved, kb.c32(dr * ring.getRowBytes()));
   return moved;
 }
 
@@ -123,12 +123,8 @@ Value lowering::getCopyRowOffset(KernelIRBuilder &kb, RingType ring,
 LogicalResult
 lowering::checkLowerableRing(Operation *op, RingType ring,
                              ConversionPatternRewriter &rewriter) {
-  SwizzleAttr swizzle = ring.getSwizzle();
-  if (swizzle.getChunkBytes() != 16)
+  if (ring.getSwizzle().getChunkBytes() != 16)
     return rewriter.notifyMatchFailure(
         op, "the NVVM lowering swizzles 16-byte chunks only");
-  if (swizzle.getPeriod() > 1 && swizzle.getPadBytes() != 0)
-    return rewriter.notifyMatchFailure(
-        op, "the NVVM lowering handles a swizzle or a pad, not both");
   return success();
 }

@@ -51,8 +51,7 @@ CopyCoordinates getCopyCoordinates(kernel::KernelIRBuilder &kb,
                                    CopyLayoutAttr layout, int64_t rowBytes);
 
 /// Whether the lowering handles `ring`'s layout (16-byte swizzle chunks, as
-/// the copies and ldmatrix address them, and a swizzle or a pad but not
-/// both); a match failure on `op` if not.
+/// the copies and ldmatrix address them); a match failure on `op` if not.
 mlir::LogicalResult
 checkLowerableRing(mlir::Operation *op, RingType ring,
                    mlir::ConversionPatternRewriter &rewriter);

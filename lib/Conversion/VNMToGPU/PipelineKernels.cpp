@@ -7,8 +7,7 @@
 // scf loop pipeliner (which issues every stage s of iteration
 // i + (maxStage - s) in one loop body, with a prologue and an epilogue),
 // and sets the waits' pending counts, which depend on how many copies the
-// schedule keeps in flight. The ring slots of the pipelined loop become
-// counters it carries (CarryRingSlots.h).
+// schedule keeps in flight.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +20,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
-
-#include "CarryRingSlots.h"
 
 namespace vnm {
 #define GEN_PASS_DEF_VNMPIPELINEKERNELS
@@ -251,12 +248,11 @@ struct PipelineKernelsPass
     IRRewriter rewriter(loop.getContext());
     rewriter.setInsertionPoint(loop);
     bool modified = false;
-    FailureOr<scf::ForOp> pipelined =
-        scf::pipelineForLoop(rewriter, loop, options, &modified);
+    if (succeeded(scf::pipelineForLoop(rewriter, loop, options, &modified)))
+      return success();
     // Fewer iterations than stages: the plain loop stays, and is correct.
-    if (failed(pipelined) && modified)
+    if (modified)
       return loop.emitOpError("software pipelining failed half way");
-    vnm::kernel::carryRingSlots(succeeded(pipelined) ? *pipelined : loop);
     return success();
   }
 };

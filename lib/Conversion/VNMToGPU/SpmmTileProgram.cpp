@@ -28,15 +28,11 @@ struct TileTypes {
     matrix =
         RankedTensorType::get({cfg.rows, cfg.cols}, cfg.elementType,
                               EncodingAttr::get(context, cfg.v, cfg.n, cfg.m));
-    // Rows padded by one 16-byte chunk: the eight rows of an ldmatrix
-    // phase fall into eight different bank groups, and a thread reaches
-    // the chunks it copies and the fragments it loads at constant offsets
-    // from one address (an XOR swizzle would cost a register or an
-    // instruction per chunk in the K loop).
-    ring = RingType::get(
-        context, cfg.stages, SpmmKernelConfig::kSlotRows, cfg.blockN,
-        cfg.elementType,
-        SwizzleAttr::get(context, 16, 1, SpmmKernelConfig::kRowPadBytes));
+    // 16-byte chunks XOR-swizzled over 8 rows: the eight rows of an
+    // ldmatrix phase fall into eight different bank groups.
+    ring = RingType::get(context, cfg.stages, SpmmKernelConfig::kSlotRows,
+                         cfg.blockN, cfg.elementType,
+                         SwizzleAttr::get(context, 16, 8));
     int64_t chunksPerRow = ring.getRowBytes() / 16;
     copy = CopyLayoutAttr::get(context, cfg.threads(),
                                SpmmKernelConfig::kSlotRows * chunksPerRow /

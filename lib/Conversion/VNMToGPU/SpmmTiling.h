@@ -63,8 +63,6 @@ struct SpmmKernelConfig {
   int64_t kTilePairs() const { return (dataKTiles() + 1) / 2; }
   /// Rows of B one ring slot holds: a k-tile pair's 16 groups x 4 columns.
   static constexpr int64_t kSlotRows = 64;
-  /// Bytes after each row of a slot (vnm_gpu::SwizzleAttr's pad).
-  static constexpr int64_t kRowPadBytes = 16;
   int64_t gridY() const { return (rows + blockM - 1) / blockM; }
 };
 

@@ -62,31 +62,3 @@ gpu.module @clamped {
     gpu.return
   }
 }
-
-// A ring padded by 16 bytes per row (272-byte rows): the warp's n8 tiles
-// are 16 bytes apart from the lane's address (adds, not XORs), and
-// offset(32) starts 32 rows (8704 bytes) into the slot.
-!pring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 1, pad = 16>>
-// CHECK-LABEL: gpu.func @padded
-// CHECK-NOT: arith.xori
-// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32)
-// CHECK-DAG: arith.addi %[[LANE:.*]], %c8704_i32
-// CHECK-DAG: arith.addi %[[LANE]], %c8720_i32
-// CHECK-DAG: arith.addi %[[LANE]], %c8736_i32
-// CHECK-DAG: arith.addi %[[LANE]], %c8752_i32
-// CHECK-DAG: arith.addi %[[LANE]], %c8768_i32
-// CHECK-DAG: arith.addi %[[LANE]], %c8784_i32
-// CHECK-DAG: arith.addi %[[LANE]], %c8800_i32
-// CHECK-DAG: arith.addi %[[LANE]], %c8816_i32
-// CHECK: nvvm.ldmatrix
-// CHECK-NOT: arith.xori
-gpu.module @padded {
-  gpu.func @padded(%i: i32, %out: memref<?xf32>) kernel {
-    %ring = vnm_gpu.alloc_ring : !pring
-    %b = vnm_gpu.load_b %ring[%i] offset(32) : !pring -> !vnm_gpu.b_frag<32x128xf16, #L>
-    %a = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #L>
-    vnm_gpu.epilogue %a into %out[%i, %i] bounds(4096, %i) ld(%i)
-        : !vnm_gpu.acc<64x128xf32, #L>, memref<?xf32>
-    gpu.return
-  }
-}

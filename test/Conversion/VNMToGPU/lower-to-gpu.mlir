@@ -6,7 +6,7 @@
 // CHECK: module attributes {gpu.container_module, vnm.launch_contracts = [{
 // CHECK-SAME: block = [128, 1, 1]
 // CHECK-SAME: cols = 4096
-// CHECK-SAME: dynamic_shared_bytes = 52224
+// CHECK-SAME: dynamic_shared_bytes = 0
 // CHECK-SAME: element_type = "f16"
 // CHECK-SAME: grid_x_divisor = 128
 // CHECK-SAME: grid_y = 64
@@ -16,7 +16,7 @@
 // CHECK-SAME: param_types = ["ptr", "ptr", "ptr", "ptr", "ptr", "ptr", "i32", "i32", "i32"]
 // CHECK-SAME: params = ["frag_values", "frag_meta", "colidx", "rhs", "out", "bias", "n", "ldb", "ldc"]
 // CHECK-SAME: result_type = "f32"
-// CHECK-SAME: static_shared_bytes = 0
+// CHECK-SAME: static_shared_bytes = 49152
 // CHECK-SAME: v = 64
 // CHECK: vnm.storage.spmm {{.*}} {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, vnm.gpu_kernel = @vnm_kernels::@spmm_0}
 func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
@@ -41,7 +41,7 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
 // CHECK: %[[BX32:.*]] = arith.index_cast %[[BX]]
 // CHECK: %[[COL:.*]] = arith.muli %[[BX32]], %c128_i32
 // A 3 x 16 KiB ring of 64 gathered rows by 128 columns.
-// CHECK: %[[RING:.*]] = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 1, pad = 16>>
+// CHECK: %[[RING:.*]] = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
 // CHECK: %[[ZERO:.*]] = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
 // The K loop, plain: 512 groups = 32 k-tile pairs; pair p goes to slot p % 3.
 // CHECK: %[[PAIRS:.*]] = arith.constant 32 : index

@@ -18,34 +18,27 @@
 // CHECK: vnm_gpu.load_sparse_a
 // CHECK: vnm_gpu.gather %{{.*}} via %[[CL1]]
 // The loop runs 29 times; it carries the accumulators, the column-locs of
-// the pair it gathers next, the next pair's fragments, and the two ring
-// slots it uses, as counters (gather: pair 2's slot, 2; MMAs: pair 0's, 0)
-// advanced by one and wrapped at 3 (no remainder in the loop).
+// the pair it gathers next and the next pair's fragments.
 // CHECK: %[[TRIPS:.*]] = arith.subi %c32, %{{.*}} : index
-// CHECK: %[[GSLOT0:.*]] = arith.remui %{{.*}}, %c3_i32
-// CHECK: %[[CSLOT0:.*]] = arith.remui %{{.*}}, %c3_i32
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[TRIPS]] {{.*}} iter_args({{.*}}, %[[GSLOT:.*]] = %[[GSLOT0]], %[[CSLOT:.*]] = %[[CSLOT0]]) -> (!vnm_gpu.acc<{{.*}}>, !vnm_gpu.colloc<{{.*}}>, !vnm_gpu.sparse_a<{{.*}}>, i32, i32)
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[TRIPS]] {{.*}} -> (!vnm_gpu.acc<{{.*}}>, !vnm_gpu.colloc<{{.*}}>, !vnm_gpu.sparse_a<{{.*}}>)
 // Iteration i: column-locs of pair i + 3, fragments of pair i + 1, a wait
 // that leaves the newest gather (pair i + 1) in flight, the gather of pair
-// i + 2 into the slot pair i - 1 used, the MMAs of pair i.
+// i + 2 into the slot pair i - 1 used, the MMAs of pair i. Each stage
+// computes its own pair index and slot.
 // CHECK: vnm_gpu.load_colloc
 // CHECK: vnm_gpu.load_sparse_a
 // CHECK: vnm_gpu.wait %{{.*}} pending(1)
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : index
 // CHECK: %[[GPAIR:.*]] = arith.index_cast %[[AHEAD]]
-// CHECK-NOT: arith.remui
+// CHECK: %[[GSLOT:.*]] = arith.remui %[[GPAIR]], %c3_i32
 // CHECK: vnm_gpu.gather %{{.*}}[%[[GPAIR]], %{{.*}}] via %{{.*}} into %{{.*}}[%[[GSLOT]]]
+// CHECK: %[[CPAIR:.*]] = arith.index_cast
+// CHECK: %[[CSLOT:.*]] = arith.remui %[[CPAIR]], %c3_i32
 // CHECK: vnm_gpu.load_b %{{.*}}[%[[CSLOT]]] offset(0)
 // CHECK: vnm_gpu.mma_sp
 // CHECK: vnm_gpu.load_b %{{.*}}[%[[CSLOT]]] offset(32)
 // CHECK: vnm_gpu.mma_sp
-// CHECK: %[[GNEXT:.*]] = arith.addi %[[GSLOT]], %c1_i32
-// CHECK: %[[GWRAP:.*]] = arith.cmpi uge, %[[GNEXT]], %c3_i32
-// CHECK: %[[GSUB:.*]] = arith.subi %[[GNEXT]], %c3_i32
-// CHECK: %[[GSEL:.*]] = arith.select %[[GWRAP]], %[[GSUB]], %[[GNEXT]]
-// CHECK: %[[CNEXT:.*]] = arith.addi %[[CSLOT]], %c1_i32
-// CHECK: %[[CSEL:.*]] = arith.select
-// CHECK: scf.yield {{.*}}, %[[GSEL]], %[[CSEL]] :
+// CHECK: scf.yield
 // Epilogue: the last three pairs, each waiting for every gather.
 // CHECK: vnm_gpu.wait %{{.*}} pending(0)
 // CHECK: vnm_gpu.gather
@@ -57,11 +50,11 @@
 // CHECK-NOT: vnm_gpu.mma_sp
 // CHECK: vnm_gpu.epilogue
 
-// Lowered to NVVM, the loop carries 64 accumulators, 2 column-loc words, 18
-// fragment registers and 2 slot counters; its wait is cp.async.wait_group 1 and a barrier; each
+// Lowered to NVVM, the loop carries 64 accumulators, 2 column-loc words and 18
+// fragment registers; its wait is cp.async.wait_group 1 and a barrier; each
 // B fragment's ldmatrix sits just before the two MMAs that use it.
 // NVVM-LABEL: gpu.func @spmm_0
-// NVVM: %{{.*}}:86 = scf.for
+// NVVM: %{{.*}}:84 = scf.for
 // NVVM-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
 // NVVM-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32
 // NVVM-COUNT-4: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
@@ -88,8 +81,7 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
 // -----
 
 // K = 64, M = 8: 8 groups, one k-tile pair, fewer than the pipeline's
-// stages: the plain loop stays, waiting for every gather (and carrying its
-// slot as a counter).
+// stages: the plain loop stays, waiting for every gather.
 // CHECK-LABEL: gpu.func @spmm_0
 // CHECK: scf.for
 // CHECK: vnm_gpu.gather
@@ -97,7 +89,7 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
 // CHECK: scf.yield
 // CHECK-NOT: vnm_gpu.wait
 // NVVM-LABEL: gpu.func @spmm_0
-// NVVM: %{{.*}}:65 = scf.for
+// NVVM: %{{.*}}:64 = scf.for
 // NVVM-COUNT-8: nvvm.cp.async.shared.global
 // NVVM: nvvm.cp.async.wait.group 0
 // NVVM-NEXT: gpu.barrier
@@ -112,10 +104,10 @@ func.func @short(%v: memref<64x16xf16>, %c: memref<1x8x4xi8>,
 
 // -----
 
-// Rings beyond 48 KiB (stages = 4 here: 68 KiB): the contract has
+// Rings beyond 48 KiB (stages = 4 here: 64 KiB): the contract has
 // dynamic_shared_bytes for the host, and the pipeline keeps three gathers
 // in flight (waits pending(2) in the loop).
-// CHECK: dynamic_shared_bytes = 69632
+// CHECK: dynamic_shared_bytes = 65536
 // CHECK-SAME: static_shared_bytes = 0
 // CHECK: vnm_gpu.alloc_ring : !vnm_gpu.ring<4x64x128xf16
 // CHECK-COUNT-3: vnm_gpu.gather

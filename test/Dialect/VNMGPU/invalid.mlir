@@ -24,16 +24,6 @@ func.func private @f() -> !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 1
 
 // -----
 
-// expected-error @+1 {{#vnm_gpu.swizzle (C3): pad must be a multiple of 16 in [0, 128] bytes, got 8}}
-func.func private @f() -> !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 1, pad = 8>>
-
-// -----
-
-// expected-error @+1 {{#vnm_gpu.swizzle (C3): pad must be a multiple of 16 in [0, 128] bytes, got 144}}
-func.func private @f() -> !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 1, pad = 144>>
-
-// -----
-
 //===----------------------------------------------------------------------===//
 // #vnm_gpu.copy
 //===----------------------------------------------------------------------===//

@@ -64,14 +64,14 @@ gpu.module @kernels {
   }
 }
 
-// M = 4: a dense tile copy instead of the gather (into a ring padded by 16
-// bytes per row); row and column scales, an s8 layout, and i32 results.
-!ring8 = !vnm_gpu.ring<2x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 1, pad = 16>>
+// M = 4: a dense tile copy instead of the gather; row and column scales,
+// an s8 layout, and i32 results.
+!ring8 = !vnm_gpu.ring<2x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 1>>
 !acc8 = !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
 !accf = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
 
 // CHECK-LABEL: gpu.func @copies
-// CHECK: vnm_gpu.copy_tile %{{.*}}[%{{.*}}, %{{.*}}] bounds(4000, %{{.*}}) ld(%{{.*}}) into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 4>} : memref<?xi8>, !vnm_gpu.ring<2x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 1, pad = 16>>
+// CHECK: vnm_gpu.copy_tile %{{.*}}[%{{.*}}, %{{.*}}] bounds(4000, %{{.*}}) ld(%{{.*}}) into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 4>} : memref<?xi8>, !vnm_gpu.ring<2x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 1>>
 // CHECK: vnm_gpu.wait %{{.*}} pending(1)
 // CHECK: vnm_gpu.epilogue %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] bounds(1000, %{{.*}}) ld(%{{.*}}) : !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>, memref<?xi32>
 // CHECK: vnm_gpu.epilogue %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] bounds(1000, %{{.*}}) ld(%{{.*}}) row_scales(%{{.*}} : memref<?xf32>) col_scales(%{{.*}} : memref<?xf32>) {activation = #vnm.activation<relu>} : !vnm_gpu.acc<64x128xf32, {{.*}}>, memref<?xbf16>

@@ -38,8 +38,7 @@ int64_t MmaLayoutAttr::getOperandBits() const {
 //===----------------------------------------------------------------------===//
 
 LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  int64_t chunkBytes, int64_t period,
-                                  int64_t padBytes) {
+                                  int64_t chunkBytes, int64_t period) {
   if (chunkBytes < 4 || chunkBytes > 128 || !llvm::isPowerOf2_64(chunkBytes))
     return emitError() << "#vnm_gpu.swizzle (C1): chunk must be a power of two "
                           "in [4, 128] bytes, got "
@@ -48,10 +47,6 @@ LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#vnm_gpu.swizzle (C2): period must be a power of "
                           "two in [1, 16], got "
                        << period;
-  if (padBytes < 0 || padBytes > 128 || padBytes % 16 != 0)
-    return emitError() << "#vnm_gpu.swizzle (C3): pad must be a multiple of "
-                          "16 in [0, 128] bytes, got "
-                       << padBytes;
   return success();
 }
 
@@ -59,7 +54,7 @@ int64_t SwizzleAttr::getByteOffset(int64_t row, int64_t byteInRow,
                                    int64_t rowBytes) const {
   int64_t chunk = byteInRow / getChunkBytes();
   int64_t swizzled = chunk ^ (row % getPeriod());
-  return row * (rowBytes + getPadBytes()) + swizzled * getChunkBytes() +
+  return row * rowBytes + swizzled * getChunkBytes() +
          byteInRow % getChunkBytes();
 }
 

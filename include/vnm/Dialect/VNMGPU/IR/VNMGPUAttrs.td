@@ -60,26 +60,19 @@ def VNMGPU_MmaLayoutAttr : VNMGPU_Attr<"MmaLayout", "mma"> {
 }
 
 def VNMGPU_SwizzleAttr : VNMGPU_Attr<"Swizzle", "swizzle"> {
-  let summary = "XOR swizzle and padding of a shared-memory tile's rows";
+  let summary = "XOR swizzle of a shared-memory tile's rows";
   let description = [{
     Chunk `c` (of `chunk` bytes) of row `r` of a shared tile is stored at
-    chunk `c ^ (r % period)` of the row, and rows follow each other every
-    row bytes + `pad` bytes; `period = 1` is no swizzle, `pad` defaults to
-    0. Either keeps the eight rows one `ldmatrix` phase reads in eight
-    different bank groups: with 16-byte chunks, a period of 8, or a pad of
-    16 bytes. A pad costs shared memory, but lets a thread address the
-    chunks of its rows at constant offsets from one register (a swizzle
-    needs one register or one XOR per chunk).
+    chunk `c ^ (r % period)`; `period = 1` is no swizzle. With 16-byte chunks
+    and a period of 8, the eight rows one `ldmatrix` phase reads fall into
+    eight different bank groups.
 
     ```mlir
     #vnm_gpu.swizzle<chunk = 16, period = 8>
-    #vnm_gpu.swizzle<chunk = 16, period = 1, pad = 16>
     ```
   }];
-  let parameters = (ins "int64_t":$chunkBytes, "int64_t":$period,
-                        DefaultValuedParameter<"int64_t", "0">:$padBytes);
-  let assemblyFormat = "`<` `chunk` `=` $chunkBytes `,` `period` `=` $period "
-                       "(`,` `pad` `=` $padBytes^)? `>`";
+  let parameters = (ins "int64_t":$chunkBytes, "int64_t":$period);
+  let assemblyFormat = "`<` `chunk` `=` $chunkBytes `,` `period` `=` $period `>`";
   let extraClassDeclaration = [{
     /// Byte offset of byte `byteInRow` of row `row` in a tile of
     /// `rowBytes`-byte rows.

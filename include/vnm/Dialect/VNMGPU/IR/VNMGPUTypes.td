@@ -21,7 +21,7 @@ def VNMGPU_RingType : VNMGPU_Type<"Ring", "ring"> {
   let summary = "a ring of shared-memory tiles filled by asynchronous copies";
   let description = [{
     `stages` slots of `rows` x `cols` elements in the block's shared memory,
-    rows laid out (swizzled and padded) as the swizzle says. Copies into a slot (`vnm_gpu.gather`,
+    rows laid out as the swizzle says. Copies into a slot (`vnm_gpu.gather`,
     `vnm_gpu.copy_tile`) land at a later `vnm_gpu.wait`.
 
     ```mlir
@@ -34,13 +34,8 @@ def VNMGPU_RingType : VNMGPU_Type<"Ring", "ring"> {
   let hasCustomAssemblyFormat = 1;
   let extraClassDeclaration = [{
     int64_t getElementBytes() const;
-    /// Bytes of a row's elements, and from one row to the next (the row
-    /// and the swizzle's pad).
     int64_t getRowBytes() const { return getCols() * getElementBytes(); }
-    int64_t getRowPitch() const {
-      return getRowBytes() + getSwizzle().getPadBytes();
-    }
-    int64_t getSlotBytes() const { return getRows() * getRowPitch(); }
+    int64_t getSlotBytes() const { return getRows() * getRowBytes(); }
     int64_t getTotalBytes() const { return getStages() * getSlotBytes(); }
   }];
 }
