@@ -146,6 +146,9 @@ LogicalResult lowerTileOp(Operation *op, const TileStorage &storage) {
       .Case([&](vnm_gpu::MmaSpOp x) { return lowerMmaSp(x, storage); })
       .Case([&](vnm_gpu::ZeroOp x) { return lowerZero(x, storage); })
       .Case([&](vnm_gpu::EpilogueOp x) { return lowerEpilogue(x, storage); })
+      .Case([&](vnm_gpu::SampledStoreOp x) {
+        return lowerSampledStore(x, storage);
+      })
       .Default([](Operation *other) {
         return other->emitOpError(
             "has no CPU lowering in convert-vnm-gpu-to-loops");

@@ -37,6 +37,8 @@ mlir::LogicalResult lowerZero(vnm_gpu::ZeroOp op, const TileStorage &storage);
 // Epilogue (EpilogueLowering.cpp).
 mlir::LogicalResult lowerEpilogue(vnm_gpu::EpilogueOp op,
                                   const TileStorage &storage);
+mlir::LogicalResult lowerSampledStore(vnm_gpu::SampledStoreOp op,
+                                      const TileStorage &storage);
 
 /// The message of a run-time check of `op`: its name and location, then
 /// `what`.

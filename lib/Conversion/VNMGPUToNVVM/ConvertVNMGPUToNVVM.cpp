@@ -170,6 +170,7 @@ struct ConvertVNMGPUToNVVMPass
     lowering::populateFragmentPatterns(converter, patterns);
     lowering::populateMmaSpM16N8K32Patterns(converter, patterns);
     lowering::populateEpiloguePatterns(converter, patterns);
+    lowering::populateSampledStorePatterns(converter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

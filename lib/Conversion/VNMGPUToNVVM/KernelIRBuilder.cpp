@@ -35,6 +35,9 @@ Value KernelIRBuilder::shru(Value x, Value y) {
 Value KernelIRBuilder::ult(Value x, Value y) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
 }
+Value KernelIRBuilder::eq(Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+}
 Value KernelIRBuilder::select(Value c, Value x, Value y) {
   return arith::SelectOp::create(b, loc, c, x, y);
 }

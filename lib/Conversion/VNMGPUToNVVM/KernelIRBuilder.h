@@ -44,6 +44,7 @@ public:
   mlir::Value bitXor(mlir::Value x, mlir::Value y);
   mlir::Value shru(mlir::Value x, mlir::Value y);
   mlir::Value ult(mlir::Value x, mlir::Value y);
+  mlir::Value eq(mlir::Value x, mlir::Value y);
   mlir::Value select(mlir::Value c, mlir::Value x, mlir::Value y);
   mlir::Value minu(mlir::Value x, mlir::Value y);
   mlir::Value zext64(mlir::Value x);

@@ -92,6 +92,8 @@ void populateMmaSpM16N8K32Patterns(mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateEpiloguePatterns(mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
+void populateSampledStorePatterns(mlir::TypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 
 } // namespace vnm::vnm_gpu::lowering
 

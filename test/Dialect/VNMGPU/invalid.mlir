@@ -577,3 +577,50 @@ func.func private @config_c4_low() attributes {cfg = #vnm_gpu.mma_sp_tiling<bloc
 
 // expected-error @+1 {{#vnm_gpu.mma_sp_tiling (C5): blocks_per_sm must be in [0, 32], got -1}}
 func.func private @config_c5() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = -1>}
+
+//===----------------------------------------------------------------------===//
+// sampled_store
+//===----------------------------------------------------------------------===
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %vi: memref<?xi32>, %meta: memref<?xi8>, %meti: memref<?xi32>, %i: i32) kernel {
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.sampled_store' op (C1): `matrix` must be a static tensor type with a #vnm.encoding, got 'tensor<4096x4096xf16>'}}
+    vnm_gpu.sampled_store %c into %v[%i, %i] meta(%meta) {matrix = tensor<4096x4096xf16>} : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, memref<?xi8>, memref<?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %vi: memref<?xi32>, %meta: memref<?xi8>, %meti: memref<?xi32>, %i: i32) kernel {
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.sampled_store' op (C2): values are f16, bf16 or f32 for f32 accumulators, got 'i32'}}
+    vnm_gpu.sampled_store %c into %vi[%i, %i] meta(%meta) {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, memref<?xi8>, memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %vi: memref<?xi32>, %meta: memref<?xi8>, %meti: memref<?xi32>, %i: i32) kernel {
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.sampled_store' op (C2): values are i32 for i32 accumulators, got 'f16'}}
+    vnm_gpu.sampled_store %c into %v[%i, %i] meta(%meta) {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>, memref<?xi8>, memref<?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %vi: memref<?xi32>, %meta: memref<?xi8>, %meti: memref<?xi32>, %i: i32) kernel {
+    %c = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    // expected-error @+1 {{'vnm_gpu.sampled_store' op (C3): meta is a memref of i8, got 'memref<?xi32>'}}
+    vnm_gpu.sampled_store %c into %v[%i, %i] meta(%meti) {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, memref<?xi32>, memref<?xf16>
+    gpu.return
+  }
+}

@@ -94,3 +94,16 @@ gpu.module @more {
     gpu.return
   }
 }
+
+// The SDDMM store of a V:N:M pattern's entries.
+// CHECK-LABEL: gpu.func @sampled
+// CHECK: vnm_gpu.sampled_store %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] meta(%{{.*}}) {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>} : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, memref<?xi8>, memref<?xbf16>
+gpu.module @sddmm {
+  gpu.func @sampled(%values: memref<?xbf16>, %meta: memref<?xi8>, %i: i32) kernel {
+    %acc = vnm_gpu.zero : !accf
+    vnm_gpu.sampled_store %acc into %values[%i, %i] meta(%meta)
+        {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        : !accf, memref<?xi8>, memref<?xbf16>
+    gpu.return
+  }
+}

@@ -235,3 +235,26 @@ LogicalResult EpilogueOp::verify() {
            << getRowsAttr().getInt();
   return verifyInKernel(*this, acc.getLayout().getThreads());
 }
+
+//===----------------------------------------------------------------------===//
+// SampledStoreOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SampledStoreOp::verify() {
+  auto matrix = getEncodedMatrix(*this, getMatrix());
+  if (failed(matrix))
+    return failure();
+  AccType acc = getAcc().getType();
+  Type values = elementOf(getValues());
+  bool integerAcc = acc.getElementType().isSignlessInteger(32);
+  if (integerAcc ? !values.isSignlessInteger(32)
+                 : !(values.isF16() || values.isBF16() || values.isF32()))
+    return emitOpError("(C2): values are ")
+           << (integerAcc ? "i32 for i32 accumulators"
+                          : "f16, bf16 or f32 for f32 accumulators")
+           << ", got " << values;
+  if (!elementOf(getMeta()).isSignlessInteger(8))
+    return emitOpError("(C3): meta is a memref of i8, got ")
+           << getMeta().getType();
+  return verifyInKernel(*this, acc.getLayout().getThreads());
+}

@@ -239,4 +239,33 @@ def VNMGPU_EpilogueOp : VNMGPU_Op<"epilogue",
   }];
 }
 
+def VNMGPU_SampledStoreOp : VNMGPU_Op<"sampled_store",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "store the accumulators a V:N:M pattern keeps (SDDMM)";
+  let description = [{
+    The tile's columns are the selected columns of consecutive groups of
+    `matrix`'s pattern: column 4q + i of the tile is the i-th column-loc of
+    group `group + q` (the columns an SDDMM kernel gathers). For each row
+    r = row + a below R, each group g = group + q below the pattern's G
+    groups and each kept entry s < N of (r, g), with
+    e = (r G + g) N + s (the logical storage's order):
+    `values[e] = acc[a][4q + meta[e]]`, rounded once to `values`' type.
+    Entries outside R x G are not written. The tile's columns are whole
+    groups: an accumulator's columns are a multiple of 8.
+
+    ```mlir
+    vnm_gpu.sampled_store %acc into %values[%row, %group] meta(%meta)
+        {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        : !acc, memref<?xi8>, memref<?xf16>
+    ```
+  }];
+  let arguments = (ins VNMGPU_AccType:$acc, VNMGPU_FlatBuffer:$values,
+                   VNMGPU_FlatBuffer:$meta, I32:$row, I32:$group,
+                   VNMGPU_MatrixAttr:$matrix);
+  let assemblyFormat = [{
+    $acc `into` $values `[` $row `,` $group `]` `meta` `(` $meta `)`
+    attr-dict `:` qualified(type($acc)) `,` type($meta) `,` type($values)
+  }];
+}
+
 #endif // VNM_DIALECT_VNMGPU_IR_VNMGPUOPS_TD
