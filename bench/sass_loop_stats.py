@@ -27,8 +27,42 @@ LABEL = re.compile(r"^\s*(\.L_x_\d+):")
 BACK_BRANCH = re.compile(r"BRA `\((\.L_x_\d+)\)")
 
 
-def loops(sass_lines):
-    """(instructions, HMMAs, moves) of each loop that holds HMMAs."""
+# What an instruction of a K loop does, by its opcode (the first word after
+# the address comment and any predicate).
+CATEGORIES = ["hmma", "ldsm", "ldgsts", "ldg", "lds", "move", "uniform",
+              "sync_branch", "integer", "other"]
+OPCODE = re.compile(r"^\s*/\*[0-9a-f]+\*/\s*(?:@!?U?P\w+\s+)?([A-Z0-9_.]+)")
+
+
+def category(line):
+    match = OPCODE.match(line)
+    op = match.group(1) if match else ""
+    base = op.split(".")[0]
+    if base == "HMMA":
+        return "hmma"
+    if base == "LDSM":
+        return "ldsm"
+    if base == "LDGSTS":
+        return "ldgsts"
+    if base == "LDG":
+        return "ldg"
+    if base == "LDS":
+        return "lds"
+    if base == "MOV" or op.startswith("IMAD.MOV"):
+        return "move"
+    if base in ("BAR", "DEPBAR", "LDGDEPBAR", "BRA", "WARPSYNC"):
+        return "sync_branch"
+    if base.startswith("U"):
+        return "uniform"
+    if base in ("IMAD", "IADD3", "VIADD", "LOP3", "SHF", "ISETP", "PRMT",
+                "LEA", "SEL", "PLOP3", "IABS", "IMNMX", "VIMNMX", "SGXT",
+                "FLO", "POPC", "BMSK", "ISCADD", "P2R", "R2P"):
+        return "integer"
+    return "other"
+
+
+def loop_bodies(sass_lines):
+    """The instruction lines of each loop that holds HMMAs."""
     labels = {}
     found = []
     for i, line in enumerate(sass_lines):
@@ -39,11 +73,26 @@ def loops(sass_lines):
         if branch and labels.get(branch.group(1), len(sass_lines)) < i:
             body = [x for x in sass_lines[labels[branch.group(1)]:i + 1]
                     if ";" in x]
-            hmma = sum("HMMA" in x for x in body)
-            if hmma:
-                found.append((len(body), hmma, sum(" MOV" in x or "IMAD.MOV" in x
-                                                   for x in body)))
+            if any("HMMA" in x for x in body):
+                found.append(body)
     return found
+
+
+def loops(sass_lines):
+    """(instructions, HMMAs, moves) of each loop that holds HMMAs."""
+    found = []
+    for body in loop_bodies(sass_lines):
+        counts = categories(body)
+        found.append((len(body), counts["hmma"], counts["move"]))
+    return found
+
+
+def categories(body):
+    """{category: instructions} of a loop body."""
+    counts = dict.fromkeys(CATEGORIES, 0)
+    for line in body:
+        counts[category(line)] += 1
+    return counts
 
 
 def main():

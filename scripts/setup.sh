@@ -35,7 +35,7 @@ python_is_externally_managed() {
 sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null
 }
 if [[ ! -x "$PYTHON" ]] || python_is_externally_managed; then
-  DEBIAN_PACKAGES+=(python3-numpy python3-pytest)
+  DEBIAN_PACKAGES+=(python3-numpy python3-pytest python3-pip)
 fi
 
 missing=()
@@ -66,6 +66,36 @@ else
     echo "setup: installing ${TORCH_PACKAGES[*]} for $PYTHON"
     "$PYTHON" -m pip install --disable-pip-version-check "${TORCH_PACKAGES[@]}"
   fi
+fi
+
+# ptxas and nvdisasm for the static SASS budget of the K loops (ctest
+# vnm-sass-budget, bench/sass_budget.py): pinned, as SASS differs between
+# ptxas versions; only the two binaries are taken from NVIDIA's PyPI wheels
+# (no CUDA install, no GPU needed).
+CUDA_TOOLS_VERSION=13.5.37
+CUDA_TOOLS_DIR="$BUILD_DIR/cuda-tools"
+if ! "$CUDA_TOOLS_DIR/ptxas" --version 2>/dev/null | grep -q "V$CUDA_TOOLS_VERSION" ||
+   ! "$CUDA_TOOLS_DIR/nvdisasm" --version 2>/dev/null | grep -q "V$CUDA_TOOLS_VERSION"; then
+  echo "setup: fetching ptxas and nvdisasm $CUDA_TOOLS_VERSION into $CUDA_TOOLS_DIR"
+  wheels="$(mktemp -d)"
+  "$PYTHON" -m pip download --disable-pip-version-check --no-deps \
+    --only-binary=:all: -d "$wheels" \
+    "nvidia-cuda-nvcc==$CUDA_TOOLS_VERSION" "nvidia-cuda-nvdisasm==$CUDA_TOOLS_VERSION"
+  mkdir -p "$CUDA_TOOLS_DIR"
+  "$PYTHON" - "$wheels" "$CUDA_TOOLS_DIR" <<'PY'
+import glob, os, sys, zipfile
+wheels, out = sys.argv[1:]
+for wheel in glob.glob(os.path.join(wheels, "*.whl")):
+    with zipfile.ZipFile(wheel) as z:
+        for name in z.namelist():
+            tool = os.path.basename(name)
+            if "/bin/" in name and tool in ("ptxas", "nvdisasm"):
+                path = os.path.join(out, tool)
+                with open(path, "wb") as f:
+                    f.write(z.read(name))
+                os.chmod(path, 0o755)
+PY
+  rm -rf "$wheels"
 fi
 
 cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
