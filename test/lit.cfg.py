@@ -39,11 +39,14 @@ config.substitutions.append(
      f"{os.path.join(config.llvm_tools_dir, 'mlir-runner')} -e main "
      f"-entry-point-result=void -shared-libs={runner_libs}"))
 
-# PTX assembly tests need ptxas (CUDA toolkit); without it they are reported
-# UNSUPPORTED.
+# PTX assembly tests need ptxas: the CUDA toolkit's, or the one
+# scripts/setup.sh fetches into the build's cuda-tools/; without it they are
+# reported UNSUPPORTED.
 import shutil
 ptxas = shutil.which("ptxas") or next(
-    (p for p in ["/usr/local/cuda/bin/ptxas"] if os.path.exists(p)), None)
+    (p for p in ["/usr/local/cuda/bin/ptxas",
+                 os.path.join(config.vnm_obj_root, "cuda-tools", "ptxas")]
+     if os.path.exists(p)), None)
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))

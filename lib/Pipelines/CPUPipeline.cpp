@@ -18,6 +18,7 @@ StringRef vnm::getCPUPipelineText() {
   //   which cannot give one tensor three buffers;
   // * linalg (e.g. the dense reference of a test) becomes loops next to the
   //   vnm loops;
+  // * run-time checks become runtime calls (stderr, exit status 1);
   // * math.tanh (gelu) goes to libm, then everything to LLVM.
   return "canonicalize,"
          "vnm-expand-storage,"
@@ -26,6 +27,7 @@ StringRef vnm::getCPUPipelineText() {
          "buffer-deallocation-pipeline,"
          "func.func(convert-linalg-to-loops),"
          "vnm-lower-to-loops,"
+         "vnm-lower-runtime-checks,"
          "convert-scf-to-cf,"
          "expand-strided-metadata,"
          "lower-affine,"

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 using namespace vnm::format;
@@ -186,4 +187,14 @@ void _mlir_ciface_vnm_rt_verify_structure(StridedMemRefType<int8_t, 3> *colidx,
   check(entry, verifyStorage(enc, ElementType::F32, zeros.data(),
                              toUnsigned(gather(*colidx)).data(),
                              toUnsigned(gather(*meta)).data(), rows, cols));
+}
+
+void _mlir_ciface_vnm_rt_check_failed(StridedMemRefType<int8_t, 1> *message) {
+  std::string text;
+  for (int64_t i = 0; i < message->sizes[0]; ++i)
+    text += static_cast<char>(
+        message->data[message->offset + i * message->strides[0]]);
+  std::fprintf(stderr, "vnm runtime check failed: %s\n", text.c_str());
+  std::fflush(stderr);
+  std::exit(1);
 }

@@ -34,6 +34,28 @@ def VNMLowerToLoops : Pass<"vnm-lower-to-loops", "mlir::ModuleOp"> {
   ];
 }
 
+def VNMLowerRuntimeChecks : Pass<"vnm-lower-runtime-checks",
+                                  "mlir::ModuleOp"> {
+  let summary = "Turn cf.assert into calls of the CPU runtime's check_failed";
+  let description = [{
+    Every `cf.assert` of the module (the run-time checks of
+    `vnm-lower-to-loops` and `convert-vnm-gpu-to-loops`: dynamic sizes,
+    bounds, ring slots) becomes `scf.if` on the failed condition around a
+    call of `vnm_rt_check_failed` with the message as a constant
+    `memref<Nxi8>` global. The runtime (`libvnm_cpu_runtime.so`) prints
+    `vnm runtime check failed: <message>` to stderr and exits with status 1;
+    upstream's lowering of `cf.assert` writes to stdout and aborts, which
+    loses the message when stdout is not a terminal and, under LLVM's signal
+    handlers, prints a stack dump. `vnm-lower-to-cpu-pipeline` runs it after
+    `vnm-lower-to-loops`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
   let summary = "Build the vnm_gpu tile program of each vnm.storage.spmm";
   let description = [{

@@ -48,4 +48,9 @@ VNM_RUNTIME_EXPORT void _mlir_ciface_vnm_rt_verify_structure(
     StridedMemRefType<int8_t, 3> *colidx, StridedMemRefType<int8_t, 2> *meta,
     int64_t rows, int64_t cols, int64_t v, int64_t n, int64_t m);
 
+/// A failed run-time check of generated code (vnm-lower-runtime-checks):
+/// prints `message` (not NUL-terminated) to stderr and exits with status 1.
+VNM_RUNTIME_EXPORT void
+_mlir_ciface_vnm_rt_check_failed(StridedMemRefType<int8_t, 1> *message);
+
 #endif // VNM_RUNTIME_CPURUNTIME_H
