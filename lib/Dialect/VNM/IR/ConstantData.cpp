@@ -5,6 +5,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 #include <cstring>
 
 using namespace mlir;
@@ -34,13 +36,20 @@ static void appendBits(std::vector<uint8_t> &out, uint64_t value,
 std::optional<std::vector<uint8_t>>
 vnm::detail::getConstantElements(Attribute value, ElementType elementType) {
   int64_t elementBytes = format::getElementByteSize(elementType);
+  auto shaped = dyn_cast<ElementsAttr>(value);
+  if (!shaped)
+    return std::nullopt;
+  // Checked: a splat's shape may hold more elements than bytes exist.
+  std::optional<int64_t> bytes =
+      llvm::checkedMul(shaped.getShapedType().getNumElements(), elementBytes);
+  if (!bytes || *bytes > kMaxFoldedConstantBytes)
+    return std::nullopt;
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     // Resource blobs hold the elements packed at their storage width; i4
     // has no agreed byte layout there, so it is not folded.
     const AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    int64_t count = resource.getType().getNumElements();
     if (!blob || elementType == ElementType::I4 ||
-        static_cast<int64_t>(blob->getData().size()) != count * elementBytes)
+        static_cast<int64_t>(blob->getData().size()) != *bytes)
       return std::nullopt;
     ArrayRef<char> data = blob->getData();
     return std::vector<uint8_t>(data.begin(), data.end());
@@ -49,7 +58,7 @@ vnm::detail::getConstantElements(Attribute value, ElementType elementType) {
   if (!dense)
     return std::nullopt;
   std::vector<uint8_t> out;
-  out.reserve(dense.getNumElements() * elementBytes);
+  out.reserve(*bytes);
   if (isa<FloatType>(dense.getElementType())) {
     for (const APFloat &element : dense.getValues<APFloat>())
       appendBits(out, element.bitcastToAPInt().getZExtValue(), elementBytes);

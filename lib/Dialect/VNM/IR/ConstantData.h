@@ -22,8 +22,15 @@ namespace vnm::detail {
 /// The format library's name for an MLIR element type, if it has one.
 std::optional<format::ElementType> getFormatElementType(mlir::Type type);
 
+/// The largest constant (in the format library's bytes) that the folders
+/// prune or compress at compile time: 128 MiB holds an 11008 x 4096 f16
+/// weight; larger constants (e.g. a huge splat, whose attribute is small but
+/// whose elements would fill memory) are left to run time.
+inline constexpr int64_t kMaxFoldedConstantBytes = int64_t(1) << 27;
+
 /// The elements of a dense or dense_resource constant as a raw array, or
-/// nothing when the data is not available (e.g. an elided resource).
+/// nothing when the data is not available (e.g. an elided resource) or
+/// larger than kMaxFoldedConstantBytes.
 std::optional<std::vector<uint8_t>>
 getConstantElements(mlir::Attribute value, format::ElementType elementType);
 
