@@ -88,19 +88,24 @@ VNM_CAPI_EXPORTED VnmStatus vnmFormatGetStorageShape(VnmEncoding encoding,
 
 /// Prunes `dense` (R x K) into `pruned` (R x K): kept entries bit-exact,
 /// dropped entries +0. The buffers may be the same; otherwise they must not
-/// overlap. `pruned` is untouched on failure.
+/// overlap. `pruned` is untouched on failure. A NaN or infinite entry fails
+/// unless `keepNonFinite` is nonzero (then NaN ranks above infinity, above
+/// every number).
 VNM_CAPI_EXPORTED VnmStatus vnmFormatPrune(VnmEncoding encoding,
                                            VnmElementType type,
                                            const void *dense, int64_t rows,
-                                           int64_t cols, void *pruned);
+                                           int64_t cols, void *pruned,
+                                           int keepNonFinite);
 
 /// Prunes `dense` and writes its logical storage: `values` (valueCount
-/// elements), `colidx` (colidxCount bytes), `meta` (metaCount bytes).
+/// elements), `colidx` (colidxCount bytes), `meta` (metaCount bytes). NaN
+/// and infinite entries as for vnmFormatPrune.
 VNM_CAPI_EXPORTED VnmStatus vnmFormatCompress(VnmEncoding encoding,
                                               VnmElementType type,
                                               const void *dense, int64_t rows,
                                               int64_t cols, void *values,
-                                              uint8_t *colidx, uint8_t *meta);
+                                              uint8_t *colidx, uint8_t *meta,
+                                              int keepNonFinite);
 
 /// Verifies the logical storage, then writes the R x K matrix it encodes
 /// (+0 where nothing is kept). `dense` is untouched on failure.

@@ -129,22 +129,25 @@ VnmStatus vnmFormatGetStorageShape(VnmEncoding encoding, VnmElementType type,
 
 VnmStatus vnmFormatPrune(VnmEncoding encoding, VnmElementType type,
                          const void *dense, int64_t rows, int64_t cols,
-                         void *pruned) {
+                         void *pruned, int keepNonFinite) {
   std::optional<fmt::ElementType> converted = convertType(type);
   if (!converted)
     return invalidType(type);
-  return convertStatus(fmt::prune(convertEncoding(encoding), *converted, dense,
-                                  rows, cols, pruned));
+  return convertStatus(fmt::prune(
+      convertEncoding(encoding), *converted, dense, rows, cols, pruned,
+      keepNonFinite ? fmt::NonFinite::Keep : fmt::NonFinite::Reject));
 }
 
 VnmStatus vnmFormatCompress(VnmEncoding encoding, VnmElementType type,
                             const void *dense, int64_t rows, int64_t cols,
-                            void *values, uint8_t *colidx, uint8_t *meta) {
+                            void *values, uint8_t *colidx, uint8_t *meta,
+                            int keepNonFinite) {
   std::optional<fmt::ElementType> converted = convertType(type);
   if (!converted)
     return invalidType(type);
-  return convertStatus(fmt::compress(convertEncoding(encoding), *converted,
-                                     dense, rows, cols, values, colidx, meta));
+  return convertStatus(fmt::compress(
+      convertEncoding(encoding), *converted, dense, rows, cols, values, colidx,
+      meta, keepNonFinite ? fmt::NonFinite::Keep : fmt::NonFinite::Reject));
 }
 
 VnmStatus vnmFormatDecompress(VnmEncoding encoding, VnmElementType type,

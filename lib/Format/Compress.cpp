@@ -3,6 +3,7 @@
 #include "vnm/Format/LogicalStorage.h"
 
 #include "ArgumentChecks.h"
+#include "FiniteCheck.h"
 #include "GroupSelection.h"
 
 namespace vnm::format {
@@ -44,7 +45,7 @@ Status compressTyped(const Encoding &encoding, const StorageShape &shape,
 
 Status compress(const Encoding &encoding, ElementType type, const void *dense,
                 int64_t rows, int64_t cols, void *values, uint8_t *colidx,
-                uint8_t *meta) {
+                uint8_t *meta, NonFinite nonFinite) {
   StorageShape shape;
   if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
     return s;
@@ -55,6 +56,9 @@ Status compress(const Encoding &encoding, ElementType type, const void *dense,
       !s.ok())
     return s;
   return dispatchElementType(type, [&](auto traits) {
+    if (Status s = checkFinite<decltype(traits)>(dense, rows, cols, nonFinite);
+        !s.ok())
+      return s;
     return compressTyped<decltype(traits)>(encoding, shape, dense, values,
                                            colidx, meta);
   });

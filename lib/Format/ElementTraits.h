@@ -74,6 +74,7 @@ struct F16Traits {
     return static_cast<double>(significand) * kF16Scale[exponent];
   }
   static bool isZero(Bits bits) { return (bits & 0x7fff) == 0; }
+  static bool isFinite(Bits bits) { return (bits & 0x7c00) != 0x7c00; }
   static bool inRange(Bits) { return true; }
   static std::string describe(Bits bits) { return hexBits(bits, 4); }
 };
@@ -90,6 +91,7 @@ struct BF16Traits {
     return value;
   }
   static bool isZero(Bits bits) { return (bits & 0x7fff) == 0; }
+  static bool isFinite(Bits bits) { return (bits & 0x7f80) != 0x7f80; }
   static bool inRange(Bits) { return true; }
   static std::string describe(Bits bits) { return hexBits(bits, 4); }
 };
@@ -106,6 +108,7 @@ struct F32Traits {
     return value;
   }
   static bool isZero(Bits bits) { return (bits & 0x7fffffff) == 0; }
+  static bool isFinite(Bits bits) { return (bits & 0x7f800000) != 0x7f800000; }
   static bool inRange(Bits) { return true; }
   static std::string describe(Bits bits) { return hexBits(bits, 8); }
 };
@@ -115,6 +118,7 @@ struct I8Traits {
   static constexpr ElementType kType = ElementType::I8;
   static double magnitude(Bits value) { return std::abs(int(value)); }
   static bool isZero(Bits value) { return value == 0; }
+  static bool isFinite(Bits) { return true; }
   static bool inRange(Bits) { return true; }
   static std::string describe(Bits value) { return std::to_string(value); }
 };
@@ -124,6 +128,7 @@ struct I4Traits {
   static constexpr ElementType kType = ElementType::I4;
   static double magnitude(Bits value) { return std::abs(int(value)); }
   static bool isZero(Bits value) { return value == 0; }
+  static bool isFinite(Bits) { return true; }
   static bool inRange(Bits value) { return value >= -8 && value <= 7; }
   static std::string describe(Bits value) { return std::to_string(value); }
 };

@@ -3,6 +3,7 @@
 #include "vnm/Format/Prune.h"
 
 #include "ArgumentChecks.h"
+#include "FiniteCheck.h"
 #include "GroupSelection.h"
 
 namespace vnm::format {
@@ -47,7 +48,8 @@ Status pruneTyped(const Encoding &encoding, const StorageShape &shape,
 } // namespace
 
 Status prune(const Encoding &encoding, ElementType type, const void *dense,
-             int64_t rows, int64_t cols, void *prunedDense) {
+             int64_t rows, int64_t cols, void *prunedDense,
+             NonFinite nonFinite) {
   StorageShape shape;
   if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
     return s;
@@ -56,6 +58,9 @@ Status prune(const Encoding &encoding, ElementType type, const void *dense,
       !s.ok())
     return s;
   return dispatchElementType(type, [&](auto traits) {
+    if (Status s = checkFinite<decltype(traits)>(dense, rows, cols, nonFinite);
+        !s.ok())
+      return s;
     return pruneTyped<decltype(traits)>(encoding, shape, dense, prunedDense);
   });
 }

@@ -109,10 +109,10 @@ _PROTOTYPES = {
         Status,
         [Encoding, ctypes.c_int, _i64, _i64, ctypes.POINTER(StorageShape)],
     ),
-    "vnmFormatPrune": (Status, [Encoding, ctypes.c_int, _p, _i64, _i64, _p]),
+    "vnmFormatPrune": (Status, [Encoding, ctypes.c_int, _p, _i64, _i64, _p, ctypes.c_int]),
     "vnmFormatCompress": (
         Status,
-        [Encoding, ctypes.c_int, _p, _i64, _i64, _p, _u8p, _u8p],
+        [Encoding, ctypes.c_int, _p, _i64, _i64, _p, _u8p, _u8p, ctypes.c_int],
     ),
     "vnmFormatDecompress": (
         Status,

@@ -283,8 +283,12 @@ class Fragments:
                 encoding=encoding)
 
 
-def prune(dense, encoding: EncodingLike, *, dtype: Optional[str] = None) -> np.ndarray:
-    """The V:N:M pruning of `dense`: kept entries bit-exact, the others +0."""
+def prune(dense, encoding: EncodingLike, *, dtype: Optional[str] = None,
+          allow_nonfinite: bool = False) -> np.ndarray:
+    """The V:N:M pruning of `dense`: kept entries bit-exact, the others +0.
+
+    A NaN or infinite entry is a VNMError unless `allow_nonfinite` (then NaN
+    ranks above infinity, above every number, in its block's choice)."""
     encoding = as_encoding(encoding)
     dense = _matrix(dense, "dense")
     element_type = _element_type(dense.dtype, dtype)
@@ -298,13 +302,16 @@ def prune(dense, encoding: EncodingLike, *, dtype: Optional[str] = None) -> np.n
             rows,
             cols,
             _ptr(pruned),
+            int(bool(allow_nonfinite)),
         )
     )
     return pruned
 
 
-def compress(dense, encoding: EncodingLike, *, dtype: Optional[str] = None) -> Compressed:
-    """Prunes `dense` and returns its logical storage."""
+def compress(dense, encoding: EncodingLike, *, dtype: Optional[str] = None,
+             allow_nonfinite: bool = False) -> Compressed:
+    """Prunes `dense` and returns its logical storage (NaN and infinite
+    entries as for `prune`)."""
     encoding = as_encoding(encoding)
     dense = _matrix(dense, "dense")
     element_type = _element_type(dense.dtype, dtype)
@@ -323,6 +330,7 @@ def compress(dense, encoding: EncodingLike, *, dtype: Optional[str] = None) -> C
             _ptr(values),
             _u8(colidx),
             _u8(meta),
+            int(bool(allow_nonfinite)),
         )
     )
     return Compressed(values, colidx, meta, (rows, cols), encoding, element_type)

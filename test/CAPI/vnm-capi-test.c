@@ -18,6 +18,7 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -472,7 +473,8 @@ static void testFormat(void) {
   const float dense[10] = {1.0f,  2.0f, 0.1f, 3.0f, 4.0f,
                            -5.0f, 0.5f, 0.2f, 1.0f, -0.0f};
   float pruned[10];
-  report("prune", vnmFormatPrune(enc, VnmElementTypeF32, dense, 2, 5, pruned));
+  report("prune",
+         vnmFormatPrune(enc, VnmElementTypeF32, dense, 2, 5, pruned, 0));
   printFloats("pruned", pruned, 10);
   // CHECK: prune: ok
   // CHECK-NEXT: pruned: 0 0 0 3 4 -5 0 0 1 0
@@ -480,7 +482,7 @@ static void testFormat(void) {
   float values[4];
   uint8_t colidx[4], meta[4];
   report("compress", vnmFormatCompress(enc, VnmElementTypeF32, dense, 2, 5,
-                                       values, colidx, meta));
+                                       values, colidx, meta, 0));
   printFloats("values", values, 4);
   printBytes("colidx", colidx, 4);
   printBytes("meta", meta, 4);
@@ -517,12 +519,26 @@ static void testFormat(void) {
   int8_t i4Pruned[4];
   report("i4 out of range",
          vnmFormatPrune((VnmEncoding){16, 2, 4}, VnmElementTypeI4, i4Dense, 1,
-                        4, i4Pruned));
+                        4, i4Pruned, 0));
   // CHECK: i4 out of range: error:
   report("invalid encoding",
          vnmFormatPrune((VnmEncoding){16, 3, 8}, VnmElementTypeF32, dense, 2, 5,
-                        pruned));
+                        pruned, 0));
   // CHECK: invalid encoding: error:
+
+  // A NaN weight is refused unless kept on request (then it outranks
+  // every number of its block).
+  float nanDense[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  nanDense[1] = NAN;
+  float nanPruned[10];
+  report("nan refused",
+         vnmFormatPrune(enc, VnmElementTypeF32, nanDense, 2, 5, nanPruned, 0));
+  // CHECK: nan refused: error: dense[0][1] = 0x7fc00000 is NaN or infinite
+  report("nan kept",
+         vnmFormatPrune(enc, VnmElementTypeF32, nanDense, 2, 5, nanPruned, 1));
+  // CHECK: nan kept: ok
+  printf("nan kept in place: %d\n", isnan(nanPruned[1]) ? 1 : 0);
+  // CHECK-NEXT: nan kept in place: 1
 
   // Fragment storage round trip.
   VnmStorageShape fragShape;
@@ -563,7 +579,7 @@ static void testFormat(void) {
 
   // Empty matrices are valid and need no buffers.
   report("empty", vnmFormatCompress(enc, VnmElementTypeF16, NULL, 0, 0, NULL,
-                                    NULL, NULL));
+                                    NULL, NULL, 0));
   // CHECK: empty: ok
 }
 

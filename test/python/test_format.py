@@ -342,3 +342,20 @@ def test_pack_checks_meta(storage):
 
 def test_dtypes_cover_every_element_type():
     assert set(NUMPY_DTYPES) == set(vf.ELEMENT_TYPES)
+
+
+@pytest.mark.parametrize("special", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_nonfinite_weights_are_refused_unless_allowed(special, dtype):
+    rng = np.random.default_rng()
+    w = rng.standard_normal((32, 24)).astype(dtype)
+    r, c = int(rng.integers(32)), int(rng.integers(24))
+    w[r, c] = special
+    for call in (vf.prune, vf.compress):
+        with pytest.raises(vnm.VNMError, match=rf"dense\[{r}\]\[{c}\] = .* is NaN or infinite"):
+            call(w, (16, 2, 8))
+    # Allowed: the special value outranks the numbers of its block and stays.
+    pruned = vf.prune(w, (16, 2, 8), allow_nonfinite=True)
+    assert np.array_equal(pruned[r, c], w[r, c], equal_nan=True)
+    assert np.array_equal(vf.decompress(vf.compress(w, (16, 2, 8), allow_nonfinite=True)),
+                          pruned, equal_nan=True)

@@ -38,8 +38,8 @@ Case randomCase(std::mt19937_64 &rng, ElementType type, int64_t maxM) {
 
 Buffer runPrune(const Case &c, const Buffer &dense) {
   Buffer out(c.type, c.rows * c.cols);
-  Status s =
-      prune(c.encoding, c.type, dense.data(), c.rows, c.cols, out.data());
+  Status s = prune(c.encoding, c.type, dense.data(), c.rows, c.cols, out.data(),
+                   NonFinite::Keep);
   EXPECT_TRUE(s.ok()) << s.message();
   return out;
 }
@@ -281,14 +281,62 @@ TEST(PruneTest, NaNIsNeverDroppedForANumber) {
         }
       }
       Buffer out(type, rows * cols);
-      ASSERT_TRUE(
-          prune(encoding, type, dense.data(), rows, cols, out.data()).ok());
+      ASSERT_TRUE(prune(encoding, type, dense.data(), rows, cols, out.data(),
+                        NonFinite::Keep)
+                      .ok());
       for (int64_t i = 0; i < rows * cols; ++i) {
         if (isNaNBits(type, dense.bits(i))) {
           EXPECT_EQ(out.bits(i), dense.bits(i)) << "element " << i;
         }
       }
     }
+  }
+}
+
+TEST(PruneTest, NonFiniteWeightsAreRefusedUnlessKept) {
+  const Encoding encoding{16, 2, 8};
+  const int64_t rows = 16, cols = 16;
+  const struct {
+    ElementType type;
+    uint32_t bits;
+    const char *text;
+  } specials[] = {{ElementType::F16, 0x7e00, "0x7e00"},
+                  {ElementType::F16, 0xfc00, "0xfc00"},
+                  {ElementType::BF16, 0x7f80, "0x7f80"},
+                  {ElementType::F32, 0x7fc00001u, "0x7fc00001"}};
+  for (const auto &special : specials) {
+    Buffer dense(special.type, rows * cols);
+    for (int64_t i = 0; i < dense.size(); ++i)
+      dense.setBits(
+          i, special.type == ElementType::F32
+                 ? 0x3f800000u
+                 : (special.type == ElementType::F16 ? 0x3c00u : 0x3f80u));
+    dense.setBits(5 * cols + 9, special.bits);
+    Buffer out(special.type, rows * cols);
+    Status refused =
+        prune(encoding, special.type, dense.data(), rows, cols, out.data());
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find(std::string("dense[5][9] = ") +
+                                     special.text + " is NaN or infinite"),
+              std::string::npos)
+        << refused.message();
+    StorageShape shape;
+    ASSERT_TRUE(
+        getStorageShape(encoding, special.type, rows, cols, shape).ok());
+    Buffer values(special.type, shape.valueCount);
+    std::vector<uint8_t> colidx(shape.colidxCount), meta(shape.metaCount);
+    EXPECT_FALSE(compress(encoding, special.type, dense.data(), rows, cols,
+                          values.data(), colidx.data(), meta.data())
+                     .ok());
+    // Kept on request: the special value outranks the ones of its block.
+    ASSERT_TRUE(prune(encoding, special.type, dense.data(), rows, cols,
+                      out.data(), NonFinite::Keep)
+                    .ok());
+    EXPECT_EQ(out.bits(5 * cols + 9), special.bits);
+    EXPECT_TRUE(compress(encoding, special.type, dense.data(), rows, cols,
+                         values.data(), colidx.data(), meta.data(),
+                         NonFinite::Keep)
+                    .ok());
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "vnm/Format/ElementType.h"
 #include "vnm/Format/Encoding.h"
+#include "vnm/Format/NonFinite.h"
 #include "vnm/Format/Status.h"
 
 #include <cstdint>
@@ -21,10 +22,11 @@
 namespace vnm::format {
 
 /// Prunes `dense` (row-major R x K) with the V:N:M rule and writes the
-/// logical storage. Outputs are unspecified on error.
+/// logical storage. Outputs are unspecified on error. A NaN or infinite
+/// entry is an error unless `nonFinite` keeps it.
 Status compress(const Encoding &encoding, ElementType type, const void *dense,
                 int64_t rows, int64_t cols, void *values, uint8_t *colidx,
-                uint8_t *meta);
+                uint8_t *meta, NonFinite nonFinite = NonFinite::Reject);
 
 /// Rebuilds the row-major R x K matrix; positions not kept are +0. Runs
 /// verifyStorage first and writes nothing if it fails.
