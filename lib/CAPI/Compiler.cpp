@@ -21,7 +21,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -305,7 +308,33 @@ VnmStatus vnmModuleRunPipeline(VnmModule module, VnmStringRef pipeline) {
   else
     pm.nest(anchor) = std::move(*parsed);
 
-  if (failed(pm.run(impl->op.get())))
+  // A crash or an LLVM fatal error inside a pass (LLVM's backends abort on
+  // input they cannot handle) must not take the caller's process down: the
+  // pass manager runs under LLVM's crash recovery and writes a reproducer
+  // (the module before the pipeline, with the pipeline) to a temporary file.
+  llvm::SmallString<128> reproducer;
+  int fd = -1;
+  bool haveFile = !llvm::sys::fs::createTemporaryFile("vnm-crash-reproducer",
+                                                      "mlir", fd, reproducer);
+  if (haveFile) {
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    pm.enableCrashReproducerGeneration(reproducer,
+                                       /*genLocalReproducer=*/false);
+    llvm::CrashRecoveryContext::Enable();
+  }
+  LogicalResult result = pm.run(impl->op.get());
+  uint64_t reproducerSize = 0;
+  bool crashed = haveFile &&
+                 !llvm::sys::fs::file_size(reproducer, reproducerSize) &&
+                 reproducerSize > 0;
+  if (haveFile && !crashed)
+    llvm::sys::fs::remove(reproducer);
+  if (crashed)
+    return compiler.fail("pass pipeline '" + text +
+                         "' crashed; the module may be left in any state; "
+                         "reproducer: " +
+                         reproducer);
+  if (failed(result))
     return compiler.fail("pass pipeline '" + text + "' failed");
   return okStatus();
 }

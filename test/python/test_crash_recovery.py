@@ -1,0 +1,73 @@
+"""A pipeline that crashes inside LLVM does not take the process down.
+
+LLVM's NVPTX backend aborts on an MMA intrinsic the chip lacks (here: the
+vnm kernels lowered to NVVM, then assembled for sm_75 with upstream passes
+that bypass vnm's target checks). The C API runs every pipeline under crash
+recovery: the call raises CompileError naming a reproducer file, and the
+interpreter goes on compiling. The crash runs in a child interpreter, so
+that a regression fails this test instead of killing pytest.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+SOURCE = """
+func.func @spmm(%w: tensor<256x256xf16, #vnm.encoding<v = 64, n = 2, m = 8>>,
+                %x: tensor<256x?xf16>) -> tensor<256x?xf16> {
+  %y = vnm.spmm %w, %x : tensor<256x256xf16, #vnm.encoding<v = 64, n = 2, m = 8>>,
+      tensor<256x?xf16> -> tensor<256x?xf16>
+  return %y : tensor<256x?xf16>
+}
+"""
+
+PIPELINE = (
+    "builtin.module(canonicalize,vnm-expand-storage,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "vnm-choose-config{chip=sm_90},vnm-lower-to-gpu,vnm-pipeline-kernels,"
+    "gpu.module(convert-vnm-gpu-to-nvvm,convert-scf-to-cf,convert-gpu-to-nvvm,"
+    "convert-nvvm-to-llvm,reconcile-unrealized-casts),"
+    "nvvm-attach-target{chip=sm_75},gpu-module-to-binary{format=isa})")
+
+CHILD = """
+import json, sys
+import vnm
+from vnm.compiler import Compiler
+source, pipeline = sys.argv[1], sys.argv[2]
+compiler = Compiler()
+outcome = {}
+try:
+    compiler.parse(source).run(pipeline)
+    outcome["crash"] = None
+except vnm.CompileError as error:
+    outcome["crash"] = str(error)
+# The same compiler, then a fresh one, still work.
+compiler.parse(source).run("builtin.module(canonicalize)")
+vnm.compile(source)
+outcome["alive"] = True
+print(json.dumps(outcome))
+"""
+
+
+def test_llvm_abort_is_a_compile_error_with_a_reproducer():
+    child = subprocess.run([sys.executable, "-c", CHILD, SOURCE, PIPELINE],
+                           capture_output=True, text=True,
+                           env=os.environ.copy(), timeout=600)
+    assert child.returncode == 0, (
+        f"the child interpreter died with {child.returncode}: "
+        f"{child.stderr[-2000:]}")
+    outcome = json.loads(child.stdout.strip().splitlines()[-1])
+    assert outcome["alive"]
+    message = outcome["crash"]
+    assert message is not None and "crashed" in message, message
+    path = message.split("reproducer: ")[1].split()[0]
+    try:
+        reproducer = open(path).read()
+        # The reproducer holds the module and the pipeline that crashed.
+        assert "vnm.spmm" in reproducer
+        assert "nvvm-attach-target" in reproducer
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
