@@ -24,7 +24,6 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -281,6 +280,27 @@ VnmStatus vnmModuleParse(VnmCompiler compiler, VnmStringRef source,
 
 void vnmModuleDestroy(VnmModule module) { delete unwrap(module); }
 
+/// Writes `module` and `pipeline` as an MLIR crash reproducer to a new
+/// temporary file and says where (or why not).
+static std::string writeReproducer(Operation *module,
+                                   llvm::StringRef pipeline) {
+  llvm::SmallString<128> path;
+  int fd = -1;
+  if (llvm::sys::fs::createTemporaryFile("vnm-crash-reproducer", "mlir", fd,
+                                         path))
+    return "no reproducer: no temporary file could be created";
+  llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+  module->print(out, OpPrintingFlags().enableDebugInfo());
+  out << "\n{-#\n  external_resources: {\n    mlir_reproducer: {\n"
+      << "      pipeline: \"" << pipeline
+      << "\",\n      disable_threading: true,\n      verify_each: true\n"
+      << "    }\n  }\n#-}\n";
+  out.close();
+  if (out.has_error())
+    return "no reproducer: writing " + std::string(path) + " failed";
+  return "reproducer: " + std::string(path);
+}
+
 VnmStatus vnmModuleRunPipeline(VnmModule module, VnmStringRef pipeline) {
   Module *impl = unwrap(module);
   if (!impl)
@@ -310,30 +330,21 @@ VnmStatus vnmModuleRunPipeline(VnmModule module, VnmStringRef pipeline) {
 
   // A crash or an LLVM fatal error inside a pass (LLVM's backends abort on
   // input they cannot handle) must not take the caller's process down: the
-  // pass manager runs under LLVM's crash recovery and writes a reproducer
-  // (the module before the pipeline, with the pipeline) to a temporary file.
-  llvm::SmallString<128> reproducer;
-  int fd = -1;
-  bool haveFile = !llvm::sys::fs::createTemporaryFile("vnm-crash-reproducer",
-                                                      "mlir", fd, reproducer);
-  if (haveFile) {
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-    pm.enableCrashReproducerGeneration(reproducer,
-                                       /*genLocalReproducer=*/false);
-    llvm::CrashRecoveryContext::Enable();
-  }
-  LogicalResult result = pm.run(impl->op.get());
-  uint64_t reproducerSize = 0;
-  bool crashed = haveFile &&
-                 !llvm::sys::fs::file_size(reproducer, reproducerSize) &&
-                 reproducerSize > 0;
-  if (haveFile && !crashed)
-    llvm::sys::fs::remove(reproducer);
-  if (crashed)
+  // pass manager runs under LLVM's crash recovery, and a crash leaves a
+  // reproducer (the module before the pipeline, with the pipeline, as
+  // `vnm-opt --run-reproducer` reads it) in a temporary file. MLIR's own
+  // reproducer generation is not used: it also writes one for every
+  // ordinary pass failure, and adds notes to its diagnostics.
+  OwningOpRef<Operation *> before(impl->op->clone());
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  LogicalResult result = failure();
+  if (!recovery.RunSafelyOnThread([&] { result = pm.run(impl->op.get()); })) {
+    std::string where = writeReproducer(before.get(), text);
     return compiler.fail("pass pipeline '" + text +
-                         "' crashed; the module may be left in any state; "
-                         "reproducer: " +
-                         reproducer);
+                         "' crashed; the module may be left in any state; " +
+                         where);
+  }
   if (failed(result))
     return compiler.fail("pass pipeline '" + text + "' failed");
   return okStatus();

@@ -116,9 +116,7 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
       for (int half = 0; half < 2; ++half) {
         // Accumulator registers 2 half and 2 half + 1 hold row g + 8 half
         // and columns 2t, 2t + 1 of each n8 tile.
-        Value row =
-            kb.add(row0, kb.add(kb.mul(at.warpM, kb.c32(tiles.m * 16)),
-                                kb.add(kb.c32(mt * 16 + 8 * half), at.g)));
+        Value row = getAccumulatorRow(kb, at, tiles, row0, mt, half);
         kb.ifThen(kb.ult(row, kb.c32(op.getRowsAttr().getInt())), [&] {
           Value biasValue, rowScale;
           if (bias)
@@ -129,9 +127,7 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
             rowScale = loadF32(rowScales, row);
           Value rowOffset = kb.mul(kb.zext64(row), kb.zext64(ldc));
           for (int64_t nt = 0; nt < tiles.n; ++nt) {
-            Value col = kb.add(
-                col0, kb.add(kb.mul(at.warpN, kb.c32(tiles.n * 8)),
-                             kb.add(kb.c32(nt * 8), kb.mul(at.t, kb.c32(2)))));
+            Value col = kb.add(col0, getAccumulatorColumn(kb, at, tiles, nt));
             Value address =
                 kb.offsetBytes(out, kb.mul(kb.add(rowOffset, kb.zext64(col)),
                                            kb.c64(resultBytes)));

@@ -55,16 +55,12 @@ struct SampledStoreLowering : OpConversionPattern<SampledStoreOp> {
 
     for (int64_t mt = 0; mt < tiles.m; ++mt) {
       for (int half = 0; half < 2; ++half) {
-        Value row =
-            kb.add(row0, kb.add(kb.mul(at.warpM, kb.c32(tiles.m * 16)),
-                                kb.add(kb.c32(mt * 16 + 8 * half), at.g)));
+        Value row = getAccumulatorRow(kb, at, tiles, row0, mt, half);
         kb.ifThen(kb.ult(row, kb.c32(matrix.getDimSize(0))), [&] {
           for (int64_t nt = 0; nt < tiles.n; ++nt) {
-            // Column 2t of n8 tile nt is in group (8 nt' + 2t) / 4 of the
-            // tile, nt' the warp's tile.
-            Value column =
-                kb.add(kb.mul(at.warpN, kb.c32(tiles.n * 8)),
-                       kb.add(kb.c32(nt * 8), kb.mul(at.t, kb.c32(2))));
+            // Columns 2t, 2t + 1 of n8 tile nt are in group column / 4 of
+            // the tile.
+            Value column = getAccumulatorColumn(kb, at, tiles, nt);
             Value group = kb.add(group0, kb.shru(column, kb.c32(2)));
             Value x0 = acc[(mt * tiles.n + nt) * 4 + 2 * half];
             Value x1 = acc[(mt * tiles.n + nt) * 4 + 2 * half + 1];

@@ -69,6 +69,20 @@ ThreadCoordinates lowering::getThreadCoordinates(KernelIRBuilder &kb,
   return c;
 }
 
+Value lowering::getAccumulatorRow(KernelIRBuilder &kb,
+                                  const ThreadCoordinates &at, WarpTiles tiles,
+                                  Value firstRow, int64_t mt, int half) {
+  return kb.add(firstRow, kb.add(kb.mul(at.warpM, kb.c32(tiles.m * 16)),
+                                 kb.add(kb.c32(mt * 16 + 8 * half), at.g)));
+}
+
+Value lowering::getAccumulatorColumn(KernelIRBuilder &kb,
+                                     const ThreadCoordinates &at,
+                                     WarpTiles tiles, int64_t nt) {
+  return kb.add(kb.mul(at.warpN, kb.c32(tiles.n * 8)),
+                kb.add(kb.c32(nt * 8), kb.mul(at.t, kb.c32(2))));
+}
+
 CopyCoordinates lowering::getCopyCoordinates(KernelIRBuilder &kb,
                                              CopyLayoutAttr layout,
                                              int64_t rowBytes) {

@@ -42,6 +42,17 @@ struct ThreadCoordinates {
 ThreadCoordinates getThreadCoordinates(kernel::KernelIRBuilder &kb,
                                        MmaLayoutAttr layout);
 
+/// The row of a tile starting at `firstRow` that accumulator registers
+/// 2 half and 2 half + 1 of m16 tile `mt` hold: g + 8 half of the tile.
+mlir::Value getAccumulatorRow(kernel::KernelIRBuilder &kb,
+                              const ThreadCoordinates &at, WarpTiles tiles,
+                              mlir::Value firstRow, int64_t mt, int half);
+/// The column within a tile of the first accumulator register of n8 tile
+/// `nt`: 2t of the tile (the next register holds 2t + 1).
+mlir::Value getAccumulatorColumn(kernel::KernelIRBuilder &kb,
+                                 const ThreadCoordinates &at, WarpTiles tiles,
+                                 int64_t nt);
+
 /// The thread's first row and 16-byte chunk in a copy that `layout`
 /// distributes over rows of `rowBytes` bytes.
 struct CopyCoordinates {
