@@ -38,7 +38,8 @@ def VNMLowerRuntimeChecks : Pass<"vnm-lower-runtime-checks",
                                   "mlir::ModuleOp"> {
   let summary = "Turn cf.assert into calls of the CPU runtime's check_failed";
   let description = [{
-    Every `cf.assert` of the module (the run-time checks of
+    Every `cf.assert` of the module's host code (not inside a nested
+    symbol table such as a `gpu.module`; the run-time checks of
     `vnm-lower-to-loops` and `convert-vnm-gpu-to-loops`: dynamic sizes,
     bounds, ring slots) becomes `scf.if` on the failed condition around a
     call of `vnm_rt_check_failed` with the message as a constant

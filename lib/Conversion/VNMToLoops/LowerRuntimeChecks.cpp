@@ -56,7 +56,12 @@ struct LowerRuntimeChecksPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<cf::AssertOp> asserts;
-    module.walk([&](cf::AssertOp op) { asserts.push_back(op); });
+    // Host code only: the runtime's function is declared in this module's
+    // symbol table, which nested ones (a gpu.module) do not see.
+    module.walk([&](cf::AssertOp op) {
+      if (op->getParentWithTrait<OpTrait::SymbolTable>() == module)
+        asserts.push_back(op);
+    });
     llvm::StringMap<memref::GlobalOp> messages;
     SymbolTable symbols(module);
     for (cf::AssertOp op : asserts) {
