@@ -18,9 +18,7 @@ import csv
 import hashlib
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -38,16 +36,9 @@ def sha256(path):
 
 def measure(ptxas, nvdisasm, ptx, tmp):
     """(registers, spill bytes, [(loop instructions, hmma, moves)])."""
-    cubin = os.path.join(tmp, "k.cubin")
-    res = subprocess.run([ptxas, "-arch=sm_90", "-v", "-o", cubin, ptx],
-                         capture_output=True, text=True, check=True)
-    regs = int(re.search(r"Used (\d+) registers", res.stderr).group(1))
-    spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads",
-                      res.stderr)
-    spills = int(spill.group(1)) + int(spill.group(2)) if spill else 0
-    sass = subprocess.run([nvdisasm, "-c", cubin], check=True,
-                          capture_output=True, text=True).stdout
-    return regs, spills, sass_loop_stats.loops(sass.splitlines())
+    regs, spills, sass = sass_loop_stats.assemble(
+        ptxas, nvdisasm, ptx, os.path.join(tmp, "k.cubin"))
+    return regs, spills, sass_loop_stats.loops(sass)
 
 
 def per_hmma(loops):

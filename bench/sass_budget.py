@@ -52,23 +52,12 @@ def ptxas_version(ptxas):
 
 
 def measure(vnm_opt, ptxas, nvdisasm, version, key, tmp):
-    name = case_matrix.case_name(*key)
-    kdir = os.path.join(tmp, name)
-    os.makedirs(kdir)
-    src = os.path.join(kdir, "spmm.mlir")
-    with open(src, "w") as f:
-        f.write(compile_cases.program(*key))
-    subprocess.run([vnm_opt, src, "-o", os.devnull,
-                    "--vnm-lower-to-nvvm-pipeline=chip=sm_90 features=+ptx85 "
-                    f"format=isa dump-dir={kdir}"], check=True)
-    cubin = os.path.join(kdir, "k.cubin")
-    res = subprocess.run([ptxas, "-arch=sm_90", "-v", "-o", cubin,
-                          os.path.join(kdir, "vnm_kernels.ptx")],
-                         capture_output=True, text=True, check=True)
-    spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads",
-                      res.stderr)
-    sass = subprocess.run([nvdisasm, "-c", cubin], capture_output=True,
-                          text=True, check=True).stdout.splitlines()
+    # Compiled as compile_cases.py compiles it, at the default tiling.
+    kernel = compile_cases.compile_one(vnm_opt, None, tmp, key, 0, 0, -1)
+    name = kernel["name"]
+    registers, spill_bytes, sass = sass_loop_stats.assemble(
+        ptxas, nvdisasm, os.path.join(tmp, kernel["ptx"]),
+        os.path.join(tmp, name + ".cubin"))
     body = [line for loop in sass_loop_stats.loop_bodies(sass)
             for line in loop]
     # A K loop that ptxas unrolled completely: the whole kernel is counted.
@@ -77,11 +66,8 @@ def measure(vnm_opt, ptxas, nvdisasm, version, key, tmp):
         body = [line for line in sass if ";" in line and
                 sass_loop_stats.OPCODE.match(line)]
     counts = sass_loop_stats.categories(body)
-    row = {"kernel": name, "ptxas": version,
-           "registers": int(re.search(r"Used (\d+) registers",
-                                      res.stderr).group(1)),
-           "spill_bytes": int(spill.group(1)) + int(spill.group(2))
-           if spill else 0, "scope": scope,
+    row = {"kernel": name, "ptxas": version, "registers": registers,
+           "spill_bytes": spill_bytes, "scope": scope,
            "loop_instructions": len(body), "hmma": counts["hmma"],
            "instructions_per_hmma": round(len(body) / counts["hmma"], 3)
            if counts["hmma"] else 0.0}

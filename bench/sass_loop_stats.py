@@ -95,6 +95,20 @@ def categories(body):
     return counts
 
 
+def assemble(ptxas, nvdisasm, ptx, cubin):
+    """(registers, spill bytes, SASS lines) of the PTX file `ptx` assembled
+    for sm_90 into `cubin`."""
+    res = subprocess.run([ptxas, "-arch=sm_90", "-v", "-o", cubin, ptx],
+                         capture_output=True, text=True, check=True)
+    regs = int(re.search(r"Used (\d+) registers", res.stderr).group(1))
+    spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads",
+                      res.stderr)
+    spills = int(spill.group(1)) + int(spill.group(2)) if spill else 0
+    sass = subprocess.run([nvdisasm, "-c", cubin], check=True,
+                          capture_output=True, text=True).stdout
+    return regs, spills, sass.splitlines()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -109,13 +123,11 @@ def main():
         for name, kernel in sorted(manifest["kernels"].items()):
             if args.filter not in name:
                 continue
-            cubin = os.path.join(tmp, name + ".cubin")
-            subprocess.run([args.ptxas, "-arch=sm_90", "-o", cubin,
-                            os.path.join(args.build, "kernels", kernel["ptx"])],
-                           check=True)
-            sass = subprocess.run([args.nvdisasm, "-c", cubin], check=True,
-                                  capture_output=True, text=True).stdout
-            for instructions, hmma, moves in loops(sass.splitlines()):
+            _, _, sass = assemble(
+                args.ptxas, args.nvdisasm,
+                os.path.join(args.build, "kernels", kernel["ptx"]),
+                os.path.join(tmp, name + ".cubin"))
+            for instructions, hmma, moves in loops(sass):
                 print(f"{name},{instructions},{hmma},{moves},"
                       f"{instructions / hmma:.2f}")
     return 0

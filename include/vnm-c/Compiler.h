@@ -112,10 +112,8 @@ VNM_CAPI_EXPORTED void vnmModuleDestroy(VnmModule module);
 /// under LLVM's crash recovery, and the call fails with a message naming a
 /// reproducer file (the module before the pipeline, and the pipeline, for
 /// `vnm-opt --run-reproducer`); after a crash the module may be left in any
-/// state. Recovery (a clone of the module and a thread per call) costs no
-/// measurable time: a 512 x 4096 f16 weight through the CPU pipeline took
-/// 0.079-0.083 s with it and 0.087-0.089 s without, medians of 5 on the
-/// 2-core build machine. Crashes in the context's worker threads (passes
+/// state. Recovery costs a clone of the module and a thread per call.
+/// Crashes in the context's worker threads (passes
 /// run in parallel on nested ops) are not caught.
 VNM_CAPI_EXPORTED VnmStatus vnmModuleRunPipeline(VnmModule module,
                                                  VnmStringRef pipeline);

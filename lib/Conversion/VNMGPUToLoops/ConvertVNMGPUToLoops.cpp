@@ -29,10 +29,6 @@ using namespace vnm::gpu_loops;
 
 namespace {
 
-bool isTileOp(Operation *op) {
-  return isa<vnm_gpu::VNMGPUDialect>(op->getDialect());
-}
-
 bool isTileProgram(mlir::gpu::GPUFuncOp func) {
   return func
       .walk([](Operation *op) {

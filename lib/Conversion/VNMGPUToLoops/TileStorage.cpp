@@ -60,11 +60,11 @@ const RingBuffers &TileStorage::ringOf(Value ring) const {
   return rings.find(ring)->second;
 }
 
-namespace {
-
-bool isTileOp(Operation *op) {
+bool vnm::gpu_loops::isTileOp(Operation *op) {
   return isa<vnm_gpu::VNMGPUDialect>(op->getDialect());
 }
+
+namespace {
 
 bool carriesTiles(Operation *op) {
   if (auto loop = dyn_cast<scf::ForOp>(op))

@@ -51,6 +51,9 @@ struct RingBuffers {
 /// Whether `type` is one of the tile types (not the ring).
 bool isTileType(mlir::Type type);
 
+/// Whether `op` is a vnm_gpu op (which this lowering replaces).
+bool isTileOp(mlir::Operation *op);
+
 /// The buffer type of a tile type: sparse_a R x 64 x T (A in the gathered
 /// column space), b_frag K x N x T, acc R x N x T, colloc G x 4 x i32.
 mlir::MemRefType getTileBufferType(mlir::Type tileType);

@@ -103,11 +103,6 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
         return arith::SIToFPOp::create(b, loc, kb.f32(), x);
       return arith::ExtFOp::create(b, loc, kb.f32(), x);
     };
-    auto narrow = [&](Value x) -> Value {
-      return x.getType() == resultType
-                 ? x
-                 : arith::TruncFOp::create(b, loc, resultType, x);
-    };
     auto loadF32 = [&](Value base, Value index) -> Value {
       return kb.load(kb.f32(), kb.elementAddress(base, index, 4), 4);
     };
@@ -149,7 +144,8 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
                 x = arith::AddFOp::create(b, loc, x, widen(previous));
               if (biasValue)
                 x = arith::AddFOp::create(b, loc, x, biasValue);
-              return narrow(activate(kb, op.getActivation(), x));
+              return kb.roundTo(resultType,
+                                activate(kb, op.getActivation(), x));
             };
             Value bothInside = kb.ult(kb.add(col, kb.c32(1)), n);
             kb.ifThenElse(

@@ -48,6 +48,10 @@ Value KernelIRBuilder::zext64(Value x) {
   return arith::ExtUIOp::create(b, loc, b.getI64Type(), x);
 }
 
+Value KernelIRBuilder::roundTo(Type type, Value x) {
+  return x.getType() == type ? x : arith::TruncFOp::create(b, loc, type, x);
+}
+
 Value KernelIRBuilder::offsetBytes(Value base, Value byteOffset) {
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                              ValueRange{byteOffset});

@@ -48,6 +48,9 @@ public:
   mlir::Value select(mlir::Value c, mlir::Value x, mlir::Value y);
   mlir::Value minu(mlir::Value x, mlir::Value y);
   mlir::Value zext64(mlir::Value x);
+  /// `x` (f32) rounded once to the float type `type`; `x` itself when it
+  /// has that type already.
+  mlir::Value roundTo(mlir::Type type, mlir::Value x);
 
   /// `base + byteOffset` (offset i32 or i64).
   mlir::Value offsetBytes(mlir::Value base, mlir::Value byteOffset);

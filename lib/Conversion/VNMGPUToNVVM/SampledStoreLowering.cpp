@@ -45,11 +45,6 @@ struct SampledStoreLowering : OpConversionPattern<SampledStoreOp> {
     Value meta = adaptor.getMeta().front();
     Value row0 = adaptor.getRow().front();
     Value group0 = adaptor.getGroup().front();
-    auto narrow = [&](Value x) -> Value {
-      return x.getType() == valueType
-                 ? x
-                 : arith::TruncFOp::create(b, loc, valueType, x);
-    };
     // The thread's first position in each of its groups.
     Value first = kb.mul(kb.bitAnd(at.t, kb.c32(1)), kb.c32(2));
 
@@ -76,7 +71,7 @@ struct SampledStoreLowering : OpConversionPattern<SampledStoreOp> {
                 Value isFirst = kb.eq(selector, first);
                 Value isSecond = kb.eq(selector, kb.add(first, kb.c32(1)));
                 kb.ifThen(arith::OrIOp::create(b, loc, isFirst, isSecond), [&] {
-                  kb.store(narrow(kb.select(isFirst, x0, x1)),
+                  kb.store(kb.roundTo(valueType, kb.select(isFirst, x0, x1)),
                            kb.elementAddress(values, entry, valueBytes),
                            valueBytes);
                 });
