@@ -14,9 +14,13 @@ from .format import Encoding
 
 # linalg-specialize-generic-ops recovers named ops (linalg.transpose,
 # linalg.matmul) from the generics a frontend may emit; vnm-sparsify then
-# turns the matmuls on encoded weights into vnm.spmm.
+# turns the matmuls on encoded weights into vnm.spmm; the inliner brings
+# JAX's private activation functions (@relu) next to them, and
+# vnm-fuse-epilogue folds bias, relu and conversion into the spmm, so that
+# they are applied before its single rounding.
 FRONTEND_PIPELINE = (
-    "builtin.module(func.func(linalg-specialize-generic-ops), vnm-sparsify)")
+    "builtin.module(func.func(linalg-specialize-generic-ops), vnm-sparsify, "
+    "inline, vnm-fuse-epilogue)")
 
 
 def encoding_attribute_text(encoding: Encoding) -> str:

@@ -25,6 +25,21 @@ def test_weights_become_encoded_arguments_and_spmm():
     assert "linalg.matmul" not in ir
 
 
+def test_bias_and_relu_are_the_spmm_epilogue():
+    """relu(x @ w.T + b) in bf16: the bias add and relu (inlined from JAX's
+    private @relu) are folded into the spmm, which applies them in f32 before
+    its one rounding to bf16, instead of rounding the product first."""
+    def linear(x, w, b):
+        return jax.nn.relu(x @ w.T + b)
+    args = (jax.ShapeDtypeStruct((8, 256), jnp.bfloat16),
+            jax.ShapeDtypeStruct((128, 256), jnp.bfloat16),
+            jax.ShapeDtypeStruct((128,), jnp.bfloat16))
+    ir = vj.lower(linear, *args, sparsity={1: "64:2:8"}).ir
+    assert ("bias(%arg2 : tensor<128xbf16>) {activation = #vnm.activation<relu>}"
+            in ir)
+    assert "linalg.add" not in ir and "maximumf" not in ir and "@relu" not in ir
+
+
 def test_unannotated_weights_stay_dense():
     result = vj.lower(mlp, *ARGS, sparsity={1: "64:2:8"})
     assert result.ir.count("vnm.spmm") == 1

@@ -42,10 +42,14 @@ def test_weights_become_encoded_arguments_and_spmm():
     assert lowering.weights == {"0.weight": 1, "2.weight": 2}
     assert "%arg1: tensor<512x256xf32, #vnm.encoding<v = 64, n = 2, m = 8>>" in ir
     assert "%arg2: tensor<256x512xf32, #vnm.encoding<v = 64, n = 2, m = 16>>" in ir
-    spmms = re.findall(r"vnm\.spmm (%\w+), %\w+ : (tensor<[^>]*>>)", ir)
+    # Each layer's bias, and the first one's ReLU, are the spmm's epilogue.
+    spmms = re.findall(r"vnm\.spmm (%\w+), %\w+ bias\(%\w+ : (tensor<\w+>)\) ?"
+                       r"(\{[^}]*\})? : (tensor<[^>]*>>)", ir)
     assert spmms == [
-        ("%arg1", "tensor<512x256xf32, #vnm.encoding<v = 64, n = 2, m = 8>>"),
-        ("%arg2", "tensor<256x512xf32, #vnm.encoding<v = 64, n = 2, m = 16>>")]
+        ("%arg1", "tensor<512xf32>", "{activation = #vnm.activation<relu>}",
+         "tensor<512x256xf32, #vnm.encoding<v = 64, n = 2, m = 8>>"),
+        ("%arg2", "tensor<256xf32>", "",
+         "tensor<256x512xf32, #vnm.encoding<v = 64, n = 2, m = 16>>")]
     assert "linalg.matmul" not in ir
     assert lowering.kernels == () and str(lowering) == ir
 
@@ -204,3 +208,101 @@ def test_cpu_run_matches_torch_on_pruned_weights(tmp_path):
         reference = model(x).numpy()
     assert np.abs(reference - dense).max() > 1e-2  # pruning changed the model
     np.testing.assert_allclose(y, reference, rtol=1e-4, atol=1e-5)
+
+
+def _bf16_constant(tensor) -> str:
+    bits = tensor.detach().contiguous().view(torch.int16).numpy().astype("<i2")
+    shape = "x".join(map(str, bits.shape))
+    return f'dense<"0x{bits.tobytes().hex().upper()}"> : tensor<{shape}xbf16>'
+
+
+def _bf16_driver(lowering, x, weight, encoding) -> str:
+    """The lowered one-layer bf16 model as @model, and a @main that
+    compresses the weight, calls it and prints the result widened to f32."""
+    body, marker, resources = lowering.ir.partition("{-#")
+    body = body.replace("func.func @main(", "func.func @model(", 1)
+    rows, cols = x.shape[0], weight.shape[0]
+    out = f"tensor<{rows}x{cols}xbf16>"
+    out_f32 = f"tensor<{rows}x{cols}xf32>"
+    dense = f"tensor<{weight.shape[0]}x{weight.shape[1]}xbf16>"
+    encoded = (f"tensor<{weight.shape[0]}x{weight.shape[1]}xbf16, #vnm.encoding<v = "
+               f"{encoding.v}, n = {encoding.n}, m = {encoding.m}>>")
+    lines = [
+        "func.func private @printMemrefF32(memref<*xf32>)",
+        "func.func @main() {",
+        f"  %x = arith.constant {_bf16_constant(x)}",
+        f"  %d = arith.constant {_bf16_constant(weight)}",
+        f"  %w = vnm.compress %d : {dense} -> {encoded}",
+        f"  %y = func.call @model(%x, %w) : (tensor<{rows}x{x.shape[1]}xbf16>, {encoded}) -> {out}",
+        f"  %e = tensor.empty() : {out_f32}",
+        "  %f = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, "
+        "affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]} "
+        f"ins(%y : {out}) outs(%e : {out_f32}) {{",
+        "  ^bb0(%in: bf16, %o: f32):",
+        "    %v = arith.extf %in : bf16 to f32",
+        "    linalg.yield %v : f32",
+        f"  }} -> {out_f32}",
+        f"  %b = bufferization.to_buffer %f : {out_f32} to {out_f32.replace('tensor', 'memref')}",
+        f"  %u = memref.cast %b : {out_f32.replace('tensor', 'memref')} to memref<*xf32>",
+        "  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()",
+        "  return",
+        "}"]
+    end = body.rstrip().rfind("}")
+    return body[:end] + "\n".join(lines) + "\n}\n" + marker + resources
+
+
+def _round_bf16(values: np.ndarray) -> np.ndarray:
+    """Round to nearest even bf16 of float64 values, as float64."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    return values.astype(np.float32).astype(ml_dtypes.bfloat16).astype(np.float64)
+
+
+def test_cpu_run_bf16_linear_rounds_once(tmp_path):
+    """A bf16 nn.Linear with bias and ReLU adds the bias and applies relu in
+    f32 and rounds once (as torch's addmm does), although Torch-MLIR writes
+    the product's rounding to bf16 before the bias add."""
+    runner = _runner()
+    if runner is None:
+        pytest.skip("needs mlir-runner, libmlir_(c_)runner_utils.so and "
+                    "libvnm_cpu_runtime.so beside libVNMCAPI.so")
+    seed = int.from_bytes(os.urandom(4), "little")
+    generator = torch.Generator().manual_seed(seed)
+    layer = torch.nn.Linear(256, 128)
+    with torch.no_grad():
+        layer.weight.copy_(torch.randn(128, 256, generator=generator) * 0.1)
+        layer.bias.copy_(torch.randn(128, generator=generator))
+    model = torch.nn.Sequential(layer, torch.nn.ReLU()).to(torch.bfloat16).eval()
+    x = torch.randn(8, 256, generator=generator).to(torch.bfloat16)
+    encoding = vf.as_encoding("64:2:8")
+    lowering = vt.lower(model, x, sparsity={"0.weight": "64:2:8"})
+    program = tmp_path / "model.mlir"
+    program.write_text(vnm.compile(
+        _bf16_driver(lowering, x, model[0].weight, encoding)).ir)
+    out = subprocess.run(runner + [str(program)], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    numbers = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)",
+                         out.split("data =", 1)[1])
+    # Printed with six significant digits, which name one bf16 value.
+    y = _round_bf16(np.array(numbers, np.float64).reshape(8, 128))
+
+    weight = model[0].weight.detach().float().numpy()
+    pruned = vf.prune(weight, encoding).astype(np.float64)  # bf16 values, exact in f32
+    bias = model[0].bias.detach().float().numpy().astype(np.float64)
+    product = x.float().numpy().astype(np.float64) @ pruned.T
+    exact = np.maximum(product + bias, 0)
+    once = _round_bf16(exact)
+    twice = np.maximum(_round_bf16(_round_bf16(product) + bias), 0)
+    # Where the exact value lies near a midpoint between two bf16 numbers,
+    # f32 accumulation in another order may round either way: those
+    # elements are not compared.
+    ulp = np.abs(_round_bf16(exact * (1 + 2.0**-7)) - once)
+    ulp[ulp == 0] = np.finfo(np.float32).tiny
+    residue = np.abs(exact - once) / ulp
+    decided = residue < 0.49
+    assert decided.mean() > 0.9, f"seed {seed}"
+    assert (twice != once)[decided].sum() > 0, f"seed {seed}: no element tells one rounding from two"
+    wrong = np.argwhere(decided & (y != once))
+    assert wrong.size == 0, (
+        f"seed {seed}: {len(wrong)} elements not rounded once, e.g. at {tuple(wrong[0])}: "
+        f"{y[tuple(wrong[0])]} instead of {once[tuple(wrong[0])]} (twice rounded: "
+        f"{twice[tuple(wrong[0])]})")

@@ -132,4 +132,49 @@ def VNMSparsify : Pass<"vnm-sparsify", "mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def VNMFuseEpilogue : Pass<"vnm-fuse-epilogue"> {
+  let summary = "Fold the bias, relu and conversion after a vnm.spmm into it";
+  let description = [{
+    Frontends write a linear layer's bias and activation as element-wise
+    linalg ops after the matmul: Torch-MLIR truncates the matmul's f32 result
+    to bf16 or f16 and adds the (broadcast) bias to the truncated value, JAX
+    adds it to a matmul on the storage type. As written the product is
+    rounded before the bias is added and rounded again. This pass folds such
+    ops into the `vnm.spmm` (without bias or activation) whose result they
+    read, so that the bias and the activation are applied in f32 before the
+    single rounding to the result type, on the CPU and GPU paths alike (as
+    PyTorch's `addmm` and cuBLAS compute a linear layer).
+
+    Folded, op by op along the spmm's single-use result (through the
+    `linalg.transpose` of `x @ W.T`): element-wise linalg ops (`generic` or
+    named, parallel loops, an init the body does not read) whose body
+    converts the product (`arith.extf`, `arith.truncf`), adds a per-row bias
+    once (a rank-1 tensor of R entries read at the product's row, directly
+    or through `linalg.broadcast`), then applies relu at most once
+    (`arith.maximumf`/`arith.maxnumf` with zero, or `x > 0 ? x : 0`). The
+    longest such run whose result spmm can hold is folded: a float result
+    type, the bias of that type, an `acc` of that type. Anything else (other
+    operands, a value read twice, an erf GELU that spmm's tanh GELU would
+    change) ends the run and stays as it is. The pass never fails.
+
+    ```mlir
+    // before
+    %p = vnm.spmm %w, %xt : tensor<32x64xbf16, #enc>, tensor<64x4xbf16>
+        -> tensor<32x4xf32>
+    %t = linalg.transpose ins(%p : tensor<32x4xf32>) ... permutation = [1, 0]
+    %r = linalg.generic ... ins(%t : tensor<4x32xf32>) { arith.truncf }
+    %b = linalg.broadcast ins(%bias : tensor<32xbf16>) ... dimensions = [0]
+    %y = linalg.add ins(%b, %r : tensor<4x32xbf16>, tensor<4x32xbf16>) ...
+    // after
+    %p = vnm.spmm %w, %xt bias(%bias : tensor<32xbf16>)
+        : tensor<32x64xbf16, #enc>, tensor<64x4xbf16> -> tensor<32x4xbf16>
+    %y = linalg.transpose ins(%p : tensor<32x4xbf16>) ... permutation = [1, 0]
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFused", "fused", "vnm.spmm ops that took an epilogue">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // VNM_DIALECT_VNM_TRANSFORMS_PASSES_TD
