@@ -34,6 +34,11 @@ python_is_externally_managed() {
   "$PYTHON" -c 'import os, sys, sysconfig
 sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null
 }
+# scripts/sanitize.sh (run by scripts/test.sh) builds with clang and its
+# sanitizer and libFuzzer runtimes, and symbolizes reports.
+if [[ "${VNM_WITH_SANITIZERS:-0}" == 1 ]]; then
+  DEBIAN_PACKAGES+=(clang-22 libclang-rt-22-dev llvm-22)
+fi
 if [[ ! -x "$PYTHON" ]] || python_is_externally_managed; then
   DEBIAN_PACKAGES+=(python3-numpy python3-pytest python3-pip)
 fi

@@ -34,9 +34,13 @@ runner_libs = ",".join([
     os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so"),
     os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so"),
 ])
+# In a sanitizer build (cmake/VNMSanitizers.cmake) the runtime library is
+# instrumented and mlir-runner is not: it preloads the ASan runtime.
+runner_env = (f"env LD_PRELOAD={config.vnm_asan_runtime} "
+              if config.vnm_asan_runtime else "")
 config.substitutions.append(
     ("%run-cpu",
-     f"{os.path.join(config.llvm_tools_dir, 'mlir-runner')} -e main "
+     f"{runner_env}{os.path.join(config.llvm_tools_dir, 'mlir-runner')} -e main "
      f"-entry-point-result=void -shared-libs={runner_libs}"))
 
 # PTX assembly tests need ptxas: the CUDA toolkit's, or the one

@@ -29,6 +29,10 @@ typedef enum VnmElementType {
   VnmElementTypeF32 = 2,
   VnmElementTypeI8 = 3,
   VnmElementTypeI4 = 4,
+  /* Not a type: it makes every int a value of the enum, so that a value a
+   * caller passes from outside the list is an error the library reports
+   * (C++ leaves loading such a value undefined for an enum without it). */
+  VnmElementTypeMaxEnum = 0x7FFFFFFF,
 } VnmElementType;
 
 /// A V:N:M encoding: v in {16, 32, 64, 128, 256}, n in {1, 2}, 4 <= m <= 32.

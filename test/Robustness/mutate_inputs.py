@@ -30,8 +30,15 @@ KEYWORDS = ["ins", "outs", "acc", "bias", "encoding", "activation", "relu",
             "%arg0", "#vnm.encoding<v = 64, n = 2, m = 8>", "!enc", "x"]
 NUMBERS = ["0", "1", "-1", "3", "7", "17", "33", "4096", "9223372036854775807",
            "99999999999999999999", "?"]
+# A sanitizer build (scripts/sanitize.sh) aborts on every report; the
+# report's first line is kept so that one is never read as a diagnostic.
 FATAL_MARKERS = ["LLVM ERROR", "Stack dump", "PLEASE submit a bug report",
-                 "Assertion", "UNREACHABLE", "Segmentation fault"]
+                 "Assertion", "UNREACHABLE", "Segmentation fault",
+                 "ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                 "runtime error:"]
+# A sanitizer's frame of code compiled from a source file (vnm's own code
+# and the headers it instantiates); libMLIR.so's frames name the library.
+SOURCE_FRAME = re.compile(r" in .* (/\S+):\d+(:\d+)?$")
 STACK_FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ (.*)$")
 
 
@@ -43,10 +50,14 @@ def crash_is_upstream(stderr, tool_name):
     if not frames:
         return False
     for frame in frames:
-        in_tool = f"/{tool_name}+0x" in frame or f"({tool_name}+0x" in frame
-        if in_tool and not re.search(r"\b(main|_start)\b", frame):
+        if re.search(r"\b(main|_start)\b", frame):
+            continue
+        if f"/{tool_name}+0x" in frame or f"({tool_name}+0x" in frame:
             return False
         if "vnm::" in frame:
+            return False
+        source = SOURCE_FRAME.search(frame)
+        if source and not source.group(1).startswith("/usr/"):
             return False
     return True
 
