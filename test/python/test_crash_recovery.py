@@ -1,4 +1,5 @@
-"""A pipeline that crashes inside LLVM does not take the process down.
+"""A pipeline that crashes inside LLVM, or runs out of memory, does not take
+the process down.
 
 LLVM's NVPTX backend aborts on an MMA intrinsic the chip lacks (here: the
 vnm kernels lowered to NVVM, then assembled for sm_75 with upstream passes
@@ -71,3 +72,58 @@ def test_llvm_abort_is_a_compile_error_with_a_reproducer():
     finally:
         if os.path.exists(path):
             os.remove(path)
+
+
+OOM_SOURCE = """
+func.func @f() -> tensor<4096x4096xf32, #vnm.encoding<v = 64, n = 2, m = 8>> {
+  %d = arith.constant dense<1.5> : tensor<4096x4096xf32>
+  %s = vnm.compress %d : tensor<4096x4096xf32>
+      -> tensor<4096x4096xf32, #vnm.encoding<v = 64, n = 2, m = 8>>
+  return %s : tensor<4096x4096xf32, #vnm.encoding<v = 64, n = 2, m = 8>>
+}
+"""
+
+# Canonicalization folds the compress of the splat (64 MiB of f32, under
+# the folders' size limit) while the address space left to the process is
+# smaller: the allocation fails inside the pass.
+OOM_CHILD = """
+import json, resource, sys
+import vnm
+from vnm.compiler import Compiler
+source = sys.argv[1]
+compiler = Compiler()
+module = compiler.parse(source)
+status = open("/proc/self/status").read()
+used = int(status.split("VmSize:")[1].split()[0]) * 1024
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (used + (48 << 20), hard))
+outcome = {}
+try:
+    module.run("builtin.module(canonicalize)")
+    outcome["error"] = None
+except vnm.CompileError as error:
+    outcome["error"] = str(error)
+resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+compiler.parse(source).run("builtin.module(cse)")
+outcome["alive"] = True
+print(json.dumps(outcome))
+"""
+
+
+def test_out_of_memory_in_a_pass_is_a_compile_error():
+    child = subprocess.run([sys.executable, "-c", OOM_CHILD, OOM_SOURCE],
+                           capture_output=True, text=True,
+                           env=os.environ.copy(), timeout=600)
+    assert child.returncode == 0, (
+        f"the child interpreter died with {child.returncode}: "
+        f"{child.stderr[-2000:]}")
+    outcome = json.loads(child.stdout.strip().splitlines()[-1])
+    assert outcome["alive"]
+    message = outcome["error"]
+    assert message is not None and "crashed" in message, message
+    # Where the allocation fails decides the report: LLVM's allocators
+    # report "out of memory", the C++ library throws std::bad_alloc.
+    assert "out of memory" in child.stderr or "std::bad_alloc" in child.stderr
+    path = message.split("reproducer: ")[1].split()[0]
+    if os.path.exists(path):
+        os.remove(path)
