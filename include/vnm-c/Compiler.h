@@ -109,8 +109,8 @@ VNM_CAPI_EXPORTED void vnmModuleDestroy(VnmModule module);
 /// partially transformed (but valid IR, as MLIR's pass manager guarantees).
 /// A pass that crashes, hits an LLVM fatal error (LLVM's backends abort
 /// on input they cannot handle) or runs out of memory (an LLVM allocator's
-/// report or an uncaught std::bad_alloc) does not end the process: the pipeline runs
-/// under LLVM's crash recovery, and the call fails with a message naming a
+/// report or an uncaught std::bad_alloc) does not end the process: the pipeline
+/// runs under LLVM's crash recovery, and the call fails with a message naming a
 /// reproducer file (the module before the pipeline, and the pipeline, for
 /// `vnm-opt --run-reproducer`); after a crash the module may be left in any
 /// state. Recovery costs a clone of the module and a thread per call.
