@@ -27,6 +27,18 @@ func.func @prune_overflowing_splat() -> tensor<2147483648x2147483648xf32> {
 
 // -----
 
+// 2^32 x 2^32 f16: the element count itself (2^64) wraps to 0 in
+// ShapedType::getNumElements; the folder counts without wrapping.
+// CHECK-LABEL: func.func @prune_wrapping_splat
+// CHECK: vnm.prune
+func.func @prune_wrapping_splat() -> tensor<4294967296x4294967296xf16> {
+  %c = arith.constant dense<1.0> : tensor<4294967296x4294967296xf16>
+  %p = vnm.prune %c {encoding = #vnm.encoding<v = 64, n = 2, m = 8>} : tensor<4294967296x4294967296xf16> -> tensor<4294967296x4294967296xf16>
+  return %p : tensor<4294967296x4294967296xf16>
+}
+
+// -----
+
 // 4096 x 4096 f16 (32 MiB) is folded: compressed once, at compile time.
 // CHECK-LABEL: func.func @compress_weight
 // CHECK-NOT: vnm.compress

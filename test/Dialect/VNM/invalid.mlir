@@ -588,3 +588,14 @@ func.func @storage_sddmm_c6(%a: memref<64x16xf16>, %b: memref<16x8xf16>, %c: mem
 // expected-error @+2 {{#vnm.encoding (C6): the encoded tensor has no element type}}
 // expected-error @+1 {{expected non-function type}}
 func.func private @enc_no_element(tensor<128x64x, #vnm.encoding<v = 64, n = 2, m = 8>>)
+
+// -----
+
+// R or K above the format's limit (2^32 x 2^32 would make R * K wrap to 0).
+// expected-error @+1 {{#vnm.encoding (C7): R = 4294967296 exceeds the format's limit of 2147483647 (2^31 - 1)}}
+func.func private @enc_rows_c7(tensor<4294967296x4294967296xf16, #vnm.encoding<v = 64, n = 2, m = 8>>)
+
+// -----
+
+// expected-error @+1 {{#vnm.encoding (C7): K = 2147483648 exceeds the format's limit of 2147483647 (2^31 - 1)}}
+func.func private @enc_cols_c7(tensor<64x2147483648xf16, #vnm.encoding<v = 64, n = 2, m = 8>>)

@@ -2,6 +2,8 @@
 
 #include "ConstantData.h"
 
+#include "vnm/Dialect/VNM/IR/CheckedShape.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
@@ -41,7 +43,7 @@ vnm::detail::getConstantElements(Attribute value, ElementType elementType) {
     return std::nullopt;
   // Checked: a splat's shape may hold more elements than bytes exist.
   std::optional<int64_t> bytes =
-      llvm::checkedMul(shaped.getShapedType().getNumElements(), elementBytes);
+      getCheckedNumBytes(shaped.getShapedType().getShape(), elementBytes);
   if (!bytes || *bytes > kMaxFoldedConstantBytes)
     return std::nullopt;
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {

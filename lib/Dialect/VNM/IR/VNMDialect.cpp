@@ -7,6 +7,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "vnm/Dialect/VNM/IR/StorageLayout.h"
+#include "vnm/Format/StorageShape.h"
 
 using namespace mlir;
 using namespace vnm;
@@ -66,6 +67,15 @@ LogicalResult EncodingAttr::verifyEncoding(
                           "static shape, got "
                        << (ShapedType::isDynamic(shape[0]) ? "?" : "R") << "x"
                        << (ShapedType::isDynamic(shape[1]) ? "?" : "K");
+  // Every storage size and the kernels' 32-bit column offsets follow from
+  // R and K within the format library's limit; beyond it, sizes such as
+  // R * K would not even fit int64_t.
+  for (int64_t dim = 0; dim < 2; ++dim)
+    if (shape[dim] > format::kMaxDimension)
+      return emitError() << "#vnm.encoding (C7): " << (dim == 0 ? "R" : "K")
+                         << " = " << shape[dim]
+                         << " exceeds the format's limit of "
+                         << format::kMaxDimension << " (2^31 - 1)";
   if (!elementType)
     return emitError() << "#vnm.encoding (C6): the encoded tensor has no "
                           "element type";

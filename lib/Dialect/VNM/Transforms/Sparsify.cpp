@@ -27,6 +27,7 @@
 
 #include "vnm/Dialect/VNM/IR/StorageLayout.h"
 #include "vnm/Dialect/VNM/IR/VNM.h"
+#include "vnm/Format/StorageShape.h"
 
 #include "WeightMatrix.h"
 
@@ -270,6 +271,23 @@ struct SparsifyPass : public vnm::impl::VNMSparsifyBase<SparsifyPass> {
   void runOnOperation() override;
 
 private:
+  /// Reports a weight dimension above the format's limit (encoding C7):
+  /// its matrices, one per batch for a batched weight, must be encodable.
+  LogicalResult
+  checkFormatLimit(ShapedType type,
+                   llvm::function_ref<InFlightDiagnostic()> emitError) {
+    for (int64_t dim = type.getRank() - 2; dim < type.getRank(); ++dim) {
+      if (type.getDimSize(dim) <= format::kMaxDimension)
+        continue;
+      emitError() << "dimension " << dim << " of the weight is "
+                  << type.getDimSize(dim) << ", above the format's limit of "
+                  << format::kMaxDimension << " (encoding C7)";
+      hadError = true;
+      return failure();
+    }
+    return success();
+  }
+
   LogicalResult parseDefaultFormat();
   void collectArguments();
   void analyzeMatmul(linalg::LinalgOp op, bool batched);
@@ -448,6 +466,11 @@ void SparsifyPass::analyzeMatmul(linalg::LinalgOp op, bool batched) {
     hadError = true;
     return;
   }
+  if (!argument &&
+      failed(checkFormatLimit(cast<ShapedType>(weight.getType()), [&] {
+        return op->emitOpError("vnm-sparsify: ");
+      })))
+    return;
 
   // What spmm cannot express fails a matmul the user pointed at and leaves
   // one that default-format merely made eligible as it is.
@@ -520,6 +543,8 @@ void SparsifyPass::decideArgument(WeightArgument &weight) {
     hadError = true;
     return;
   }
+  if (failed(checkFormatLimit(type, [&] { return emitArgumentError(weight); })))
+    return;
 
   if (!weight.retype)
     return;

@@ -2,6 +2,8 @@
 
 #include "WeightMatrix.h"
 
+#include "vnm/Dialect/VNM/IR/CheckedShape.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -23,6 +25,14 @@ struct MatrixView {
 
   size_t getNumBytes() const { return rows * cols * elementBytes; }
 };
+
+/// Whether `data` holds exactly the elements of `type` (a shape whose
+/// byte size overflows holds none).
+bool holdsShape(ArrayRef<char> data, ShapedType type, size_t elementBytes) {
+  std::optional<int64_t> bytes = vnm::getCheckedNumBytes(
+      type.getShape(), static_cast<int64_t>(elementBytes));
+  return bytes && static_cast<uint64_t>(*bytes) == data.size();
+}
 
 /// Copies `view` of `src` into `dst`, row-major, transposed if asked.
 void copyMatrix(ArrayRef<char> src, MutableArrayRef<char> dst,
@@ -66,7 +76,7 @@ TypedAttr vnm::extractWeightMatrix(ElementsAttr attr,
       return {};
     view.elementBytes = llvm::divideCeil(bitWidth, 8);
     ArrayRef<char> data = dense.getRawData();
-    if (data.size() != type.getNumElements() * view.elementBytes)
+    if (!holdsShape(data, type, view.elementBytes))
       return {};
     SmallVector<char> buffer(view.getNumBytes());
     copyMatrix(data, buffer, view, transpose);
@@ -82,7 +92,7 @@ TypedAttr vnm::extractWeightMatrix(ElementsAttr attr,
       return {};
     view.elementBytes = bitWidth / 8;
     ArrayRef<char> data = blob->getData();
-    if (data.size() != type.getNumElements() * view.elementBytes)
+    if (!holdsShape(data, type, view.elementBytes))
       return {};
     AsmResourceBlob result = HeapAsmResourceBlob::allocate(
         view.getNumBytes(), blob->getDataAlignment());

@@ -254,3 +254,28 @@ func.func @not_a_matmul(%x: tensor<16x8xf32>, %c: tensor<8x16xf32>) -> tensor<8x
       permutation = [1, 0] {vnm.encoding = #vnm.encoding<v = 16, n = 2, m = 8>}
   return %t : tensor<8x16xf32>
 }
+
+// -----
+
+// A weight dimension above the format's limit (encoding C7) cannot be
+// encoded: an argument...
+// expected-error@+2 {{vnm-sparsify: argument 1 of @huge_argument: dimension 1 of the weight is 4294967296, above the format's limit of 2147483647 (encoding C7)}}
+func.func @huge_argument(%x: tensor<4294967296x8xf16>,
+    %w: tensor<64x4294967296xf16> {vnm.encoding = #vnm.encoding<v = 64, n = 2, m = 8>},
+    %c: tensor<64x8xf32>) -> tensor<64x8xf32> {
+  %y = linalg.matmul ins(%w, %x : tensor<64x4294967296xf16>, tensor<4294967296x8xf16>)
+      outs(%c : tensor<64x8xf32>) -> tensor<64x8xf32>
+  return %y : tensor<64x8xf32>
+}
+
+// -----
+
+// ... and a constant (a splat: it claims 2^64 elements, which wrap to 0).
+func.func @huge_constant(%x: tensor<4294967296x8xf16>, %c: tensor<4294967296x8xf32>) -> tensor<4294967296x8xf32> {
+  %w = arith.constant dense<1.0> : tensor<4294967296x4294967296xf16>
+  // expected-error@+1 {{'linalg.matmul' op vnm-sparsify: dimension 0 of the weight is 4294967296, above the format's limit of 2147483647 (encoding C7)}}
+  %y = linalg.matmul {vnm.encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+      ins(%w, %x : tensor<4294967296x4294967296xf16>, tensor<4294967296x8xf16>)
+      outs(%c : tensor<4294967296x8xf32>) -> tensor<4294967296x8xf32>
+  return %y : tensor<4294967296x8xf32>
+}
