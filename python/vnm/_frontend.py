@@ -12,14 +12,15 @@ from typing import Callable, Mapping, Optional
 from .compiler import CompileResult, compile
 from .format import Encoding
 
-# linalg-specialize-generic-ops recovers named ops (linalg.transpose,
-# linalg.matmul) from the generics a frontend may emit; vnm-sparsify then
-# turns the matmuls on encoded weights into vnm.spmm; the inliner brings
-# JAX's private activation functions (@relu) next to them, and
-# vnm-fuse-epilogue folds bias, relu and conversion into the spmm, so that
-# they are applied before its single rounding.
+# vnm-specialize-transposes recovers the linalg.transpose of `x @ W.T` from
+# the generic JAX writes (upstream's linalg-specialize-generic-ops would
+# also mis-specialize einsum attention); vnm-sparsify then turns the
+# matmuls on encoded weights into vnm.spmm; the inliner brings JAX's private
+# activation functions (@relu) next to them, and vnm-fuse-epilogue folds
+# bias, relu and conversion into the spmm, so that they are applied before
+# its single rounding.
 FRONTEND_PIPELINE = (
-    "builtin.module(func.func(linalg-specialize-generic-ops), vnm-sparsify, "
+    "builtin.module(func.func(vnm-specialize-transposes), vnm-sparsify, "
     "inline, vnm-fuse-epilogue)")
 
 

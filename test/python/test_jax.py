@@ -59,3 +59,64 @@ def test_bad_argument_index_and_format():
         vj.lower(mlp, *ARGS, sparsity={5: "64:2:8"})
     with pytest.raises(vnm.VNMError):
         vj.lower(mlp, *ARGS, sparsity={1: "64:3:8"})
+
+
+def test_indices_name_the_functions_own_arguments_with_symbolic_shapes():
+    """A symbolic N makes JAX add a leading dimension argument to @main;
+    index 1 still names w1 (it made x's neighbour sparse before)."""
+    from jax import export
+    n, = export.symbolic_shape("n")
+    args = (jax.ShapeDtypeStruct((n, 64), jnp.float16),
+            jax.ShapeDtypeStruct((128, 64), jnp.float16),
+            jax.ShapeDtypeStruct((32, 128), jnp.float16))
+    ir = vj.lower(mlp, *args, sparsity={2: "64:2:16"}).ir
+    assert "tensor<32x128xf16, #vnm.encoding<v = 64, n = 2, m = 16>>" in ir
+    assert "tensor<128x64xf16, #vnm.encoding" not in ir
+    assert ir.count("vnm.spmm") == 1
+
+
+def test_indices_survive_unused_arguments():
+    """JAX drops unused arguments from @main unless told to keep them."""
+    def second_layer_only(x, w1, w2):
+        return x @ w2.T
+    args = (jnp.zeros((8, 128), jnp.float16), jnp.zeros((128, 64), jnp.float16),
+            jnp.zeros((32, 128), jnp.float16))
+    ir = vj.lower(second_layer_only, *args, sparsity={2: "64:2:8"}).ir
+    assert "tensor<32x128xf16, #vnm.encoding<v = 64, n = 2, m = 8>>" in ir
+    assert ir.count("vnm.spmm") == 1
+
+
+def test_pytree_arguments():
+    """Indices name positional arguments; one that is a pytree of several
+    arrays cannot be a weight, and those after it are still found."""
+    def layer(params, w):
+        return jax.nn.relu(params["x"] @ w.T) + params["b"]
+    params = {"x": jnp.zeros((8, 64), jnp.float16), "b": jnp.zeros((128,), jnp.float16)}
+    w = jnp.zeros((128, 64), jnp.float16)
+    ir = vj.lower(layer, params, w, sparsity={1: "64:2:8"}).ir
+    assert "tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>" in ir
+    with pytest.raises(ValueError, match="holds 2 arrays"):
+        vj.lower(layer, params, w, sparsity={0: "64:2:8"})
+
+
+def test_einsum_attention_lowers():
+    """Attention scores as einsum("htd,hsd->hts") stay a generic contraction
+    (upstream's linalg-specialize-generic-ops made an invalid batch_matmul
+    of it); the output projection's weight is sparse."""
+    def attention(q, k, v, w):
+        s = jnp.einsum("htd,hsd->hts", q, k)
+        o = jnp.einsum("hts,hsd->htd", jax.nn.softmax(s, axis=-1), v)
+        return o.transpose(1, 0, 2).reshape(o.shape[1], -1) @ w.T
+    qkv = jax.ShapeDtypeStruct((4, 16, 32), jnp.float32)
+    w = jax.ShapeDtypeStruct((128, 128), jnp.float32)
+    ir = vj.lower(attention, qkv, qkv, qkv, w, sparsity={3: "64:2:8"}).ir
+    assert "%arg3: tensor<128x128xf32, #vnm.encoding<v = 64, n = 2, m = 8>>" in ir
+    assert ir.count("vnm.spmm") == 1
+
+
+def test_compile_errors_name_the_function():
+    def wide(x, w):
+        return x @ w.T
+    args = (jnp.zeros((8, 64), jnp.int16), jnp.zeros((128, 64), jnp.int16))
+    with pytest.raises(vnm.CompileError, match=r"in .*wide \(.*test_jax.py:\d+\)"):
+        vj.lower(wide, *args, sparsity={1: "64:2:8"})

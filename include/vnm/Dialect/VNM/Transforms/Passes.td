@@ -177,4 +177,36 @@ def VNMFuseEpilogue : Pass<"vnm-fuse-epilogue"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def VNMSpecializeTransposes : Pass<"vnm-specialize-transposes"> {
+  let summary = "Rewrite linalg.generic transposes into linalg.transpose";
+  let description = [{
+    A `linalg.generic` on tensors that only copies its one input through a
+    permutation (as JAX's StableHLO lowering writes `W.T`) becomes the
+    `linalg.transpose` that `vnm-sparsify` recognizes; every other op is
+    left as it is. The frontends run this instead of upstream's
+    `linalg-specialize-generic-ops`, which in LLVM 22 also turns a batched
+    contraction with a transposed operand (JAX's `einsum("htd,hsd->hts")`)
+    into a `linalg.batch_matmul` that does not verify.
+
+    ```mlir
+    // before
+    %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>,
+                                          affine_map<(d0, d1) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%w : tensor<128x256xf16>) outs(%e : tensor<256x128xf16>) {
+    ^bb0(%in: f16, %out: f16):
+      linalg.yield %in : f16
+    } -> tensor<256x128xf16>
+    // after
+    %t = linalg.transpose ins(%w : tensor<128x256xf16>)
+        outs(%e : tensor<256x128xf16>) permutation = [1, 0]
+    ```
+  }];
+  let statistics = [
+    Statistic<"numSpecialized", "specialized",
+              "generics rewritten into linalg.transpose">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // VNM_DIALECT_VNM_TRANSFORMS_PASSES_TD
