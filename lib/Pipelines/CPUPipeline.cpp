@@ -19,7 +19,10 @@ StringRef vnm::getCPUPipelineText() {
   // * linalg (e.g. the dense reference of a test) becomes loops next to the
   //   vnm loops;
   // * run-time checks become runtime calls (stderr, exit status 1);
-  // * math.tanh (gelu) goes to libm, then everything to LLVM.
+  // * math ops on f16/bf16 compute in f32 (libm has no 16-bit functions);
+  //   math.rsqrt (LayerNorm) becomes 1 / sqrt (libm has no rsqrtf); the
+  //   rest goes to libm (tanh, erf, exp, ...) or, where libm has nothing,
+  //   to LLVM intrinsics; then everything to LLVM.
   return "canonicalize,"
          "vnm-expand-storage,"
          "one-shot-bufferize{bufferize-function-boundaries "
@@ -31,7 +34,9 @@ StringRef vnm::getCPUPipelineText() {
          "convert-scf-to-cf,"
          "expand-strided-metadata,"
          "lower-affine,"
+         "func.func(vnm-widen-math,math-expand-ops{ops=rsqrt}),"
          "convert-math-to-libm,"
+         "convert-math-to-llvm,"
          "finalize-memref-to-llvm,"
          "convert-arith-to-llvm,"
          "convert-func-to-llvm,"

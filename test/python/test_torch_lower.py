@@ -306,3 +306,63 @@ def test_cpu_run_bf16_linear_rounds_once(tmp_path):
         f"seed {seed}: {len(wrong)} elements not rounded once, e.g. at {tuple(wrong[0])}: "
         f"{y[tuple(wrong[0])]} instead of {once[tuple(wrong[0])]} (twice rounded: "
         f"{twice[tuple(wrong[0])]})")
+
+
+class _EncoderBlock(torch.nn.Module):
+    """A BERT-like encoder layer: attention with softmax, LayerNorms, an
+    erf GELU feed-forward; every linear layer's weight sparse."""
+
+    def __init__(self, width=64, heads=2, hidden=128):
+        super().__init__()
+        self.heads = heads
+        self.qkv = torch.nn.Linear(width, 3 * width)
+        self.out = torch.nn.Linear(width, width)
+        self.norm1 = torch.nn.LayerNorm(width)
+        self.fc1 = torch.nn.Linear(width, hidden)
+        self.fc2 = torch.nn.Linear(hidden, width)
+        self.norm2 = torch.nn.LayerNorm(width)
+
+    def forward(self, x):
+        tokens, width = x.shape
+        q, k, v = (t.view(tokens, self.heads, -1).transpose(0, 1)
+                   for t in self.qkv(x).split(width, dim=-1))
+        scores = q @ k.transpose(1, 2) / (width // self.heads) ** 0.5
+        attended = (torch.softmax(scores, dim=-1) @ v).transpose(0, 1)
+        x = self.norm1(x + self.out(attended.reshape(tokens, width)))
+        return self.norm2(x + self.fc2(torch.nn.functional.gelu(self.fc1(x))))
+
+
+def test_cpu_run_of_an_encoder_block_matches_torch(tmp_path):
+    """LayerNorm (math.rsqrt), softmax, erf GELU and attention run on the
+    CPU pipeline: the block's output equals torch's on the pruned weights."""
+    runner = _runner()
+    if runner is None:
+        pytest.skip("needs mlir-runner, libmlir_(c_)runner_utils.so and "
+                    "libvnm_cpu_runtime.so beside libVNMCAPI.so")
+    seed = int.from_bytes(os.urandom(4), "little")
+    torch.manual_seed(seed)
+    model = _EncoderBlock().eval()
+    x = torch.randn(8, 64)
+    sparsity = {"qkv.weight": "64:2:8", "out.weight": "64:2:16",
+                "fc1.weight": "64:2:8", "fc2.weight": "128:2:8"}
+    lowering = vt.lower(model, x, sparsity=sparsity)
+    params = dict(model.named_parameters())
+    weights = [(vf.as_encoding(sparsity[name]), params[name].detach().numpy())
+               for name in lowering.arguments[1:]]
+    program = tmp_path / "block.mlir"
+    program.write_text(vnm.compile(_driver(lowering, x.numpy(), weights)).ir)
+    out = subprocess.run(runner + [str(program)], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    numbers = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)",
+                         out.split("data =", 1)[1])
+    y = np.array(numbers, np.float32).reshape(8, 64)
+
+    with torch.no_grad():
+        dense = model(x).numpy()
+        for name in sparsity:
+            pruned = vf.prune(params[name].detach().numpy(), vf.as_encoding(sparsity[name]))
+            params[name].copy_(torch.from_numpy(pruned))
+        reference = model(x).numpy()
+    assert np.abs(reference - dense).max() > 1e-2, f"seed {seed}"
+    np.testing.assert_allclose(y, reference, rtol=1e-3, atol=1e-4,
+                               err_msg=f"seed {seed}")

@@ -57,6 +57,21 @@ def VNMLowerRuntimeChecks : Pass<"vnm-lower-runtime-checks",
   ];
 }
 
+def VNMWidenMath : Pass<"vnm-widen-math"> {
+  let summary = "Compute 16-bit float math ops in f32 for the CPU";
+  let description = [{
+    Every `math` op on f16 or bf16 scalars (a LayerNorm's `rsqrt`, a GELU's
+    `erf` or `tanh` in a 16-bit model) becomes the same op on f32 between
+    `arith.extf` and `arith.truncf`: libm, which the CPU pipeline calls for
+    them, has no 16-bit functions. The result is the f32 function rounded
+    once to the 16-bit type. Unlike upstream's
+    `math-extend-to-supported-types`, the conversions carry no fast-math
+    flags (LLVM 22's arith-to-LLVM lowering passes those through to
+    `llvm.fpext` as an `arith` attribute, which `mlir-runner` cannot parse).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
   let summary = "Build the vnm_gpu tile program of each vnm.storage.spmm";
   let description = [{
