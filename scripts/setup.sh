@@ -26,9 +26,11 @@ python_has_test_packages() {
 # version on PyPI and works with the torch of the same month. PyPI's Linux
 # torch pulls in its CUDA libraries (about 3 GB of wheels, 5.7 GB installed,
 # about a minute); the CPU-only wheels live on another index.
-TORCH_PACKAGES=(torch==2.15.0 torch-mlir==20261001)
+# transformers: stock Hugging Face models in test/python/test_torch_bert.py
+# (small random configurations, nothing downloaded).
+TORCH_PACKAGES=(torch==2.15.0 torch-mlir==20261001 transformers==5.24.0)
 python_has_torch_packages() {
-  "$PYTHON" -c 'import torch, torch_mlir' 2>/dev/null
+  "$PYTHON" -c 'import torch, torch_mlir, transformers' 2>/dev/null
 }
 python_is_externally_managed() {
   "$PYTHON" -c 'import os, sys, sysconfig

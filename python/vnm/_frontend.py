@@ -14,13 +14,15 @@ from .format import Encoding
 
 # vnm-specialize-transposes recovers the linalg.transpose of `x @ W.T` from
 # the generic JAX writes (upstream's linalg-specialize-generic-ops would
-# also mis-specialize einsum attention); vnm-sparsify then turns the
+# also mis-specialize einsum attention); vnm-flatten-broadcast-matmuls makes
+# matmuls of PyTorch's bmm(x, expand(W.T)); vnm-sparsify then turns the
 # matmuls on encoded weights into vnm.spmm; the inliner brings JAX's private
 # activation functions (@relu) next to them, and vnm-fuse-epilogue folds
 # bias, relu and conversion into the spmm, so that they are applied before
 # its single rounding.
 FRONTEND_PIPELINE = (
-    "builtin.module(func.func(vnm-specialize-transposes), vnm-sparsify, "
+    "builtin.module(func.func(vnm-specialize-transposes, "
+    "vnm-flatten-broadcast-matmuls), vnm-sparsify, "
     "inline, vnm-fuse-epilogue)")
 
 

@@ -19,9 +19,10 @@ The named parameters become arguments of @main after the flattened example
 inputs, in the order of `sparsity`; the other parameters stay constants.
 """
 
+import contextlib
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import torch
@@ -127,18 +128,38 @@ class Lowering:
 
 
 class _WithParameters(torch.nn.Module):
-    """`module` with the parameters `names` taken as trailing arguments,
-    so that export makes them function arguments instead of constants."""
+    """`module` with its keyword inputs `keywords` and then the parameters
+    `names` taken as trailing positional arguments, so that export makes the
+    parameters function arguments instead of constants, after every input."""
 
-    def __init__(self, module: torch.nn.Module, names):
+    def __init__(self, module: torch.nn.Module, keywords, names):
         super().__init__()
         self.module = module
+        self.keywords = tuple(keywords)
         self.names = tuple(names)
 
     def forward(self, *args):
-        split = len(args) - len(self.names)
+        weights = len(args) - len(self.names)
+        positional = weights - len(self.keywords)
         return torch.func.functional_call(
-            self.module, dict(zip(self.names, args[split:])), args[:split])
+            self.module, dict(zip(self.names, args[weights:])),
+            args[:positional], dict(zip(self.keywords, args[positional:weights])))
+
+
+@contextlib.contextmanager
+def _buffers_persistent(module: torch.nn.Module):
+    """Non-persistent buffers (a BERT's position_ids) counted as persistent
+    while the module is exported: Torch-MLIR's importer finds constants
+    through the state dict. The module is as it was afterwards."""
+    saved = [(sub, set(sub._non_persistent_buffers_set)) for sub in module.modules()
+             if sub._non_persistent_buffers_set]
+    try:
+        for sub, _ in saved:
+            sub._non_persistent_buffers_set.clear()
+        yield
+    finally:
+        for sub, names in saved:
+            sub._non_persistent_buffers_set.update(names)
 
 
 def _import_torch_mlir():
@@ -204,13 +225,21 @@ def _spmm_weights(generic_ir: str) -> set:
 
 def lower(module: torch.nn.Module, *example_args,
           sparsity: Mapping[str, Union[str, tuple]],
+          example_kwargs: Optional[Mapping[str, Any]] = None,
+          dynamic_shapes: Optional[Sequence[Any]] = None,
           target: Optional[str] = None, gpu_options: str = "") -> Lowering:
     """Lowers `module` at `example_args` through Torch-MLIR
     (torch_mlir.fx.export_and_import to linalg on tensors) with the
     parameters named in `sparsity` ({"fc1.weight": "64:2:8"}, names as
     in module.named_parameters() or named_buffers()) in the V:N:M format.
 
-    The module is exported as it is (call .eval() for inference). Without
+    `example_kwargs` are keyword inputs of the module's forward (they
+    become @main arguments after the positional ones, in their order);
+    `dynamic_shapes` gives torch.export's dynamic dimensions of each
+    positional input and then each keyword input, in order (e.g.
+    `({0: torch.export.Dim("batch")}, None)`). Non-persistent buffers are
+    exported as constants. The module is exported as it is (call .eval()
+    for inference) and left unchanged. Without
     `target` the result holds the vnm IR (vnm.spmm on the encoded weights);
     with a chip ("sm_90") the GPU kernels, as vnm.compile returns them.
 
@@ -228,13 +257,29 @@ def lower(module: torch.nn.Module, *example_args,
         raise ValueError("sparsity names no parameter")
     tensors = dict(module.named_parameters())
     tensors.update(module.named_buffers())
-    unknown = [name for name in names if name not in tensors]
+    # A tied weight (one tensor, several modules: an LM head's decoder and
+    # the word embeddings) has one name in named_parameters(); its other
+    # names are taken for it.
+    canonical = {id(tensor): name for name, tensor in tensors.items()}
+    aliases = {name: canonical[id(tensor)]
+               for name, tensor in module.named_parameters(remove_duplicate=False)
+               if name not in tensors and id(tensor) in canonical}
+    unknown = [name for name in names if name not in tensors and name not in aliases]
     if unknown:
         raise ValueError(
             f"sparsity names {', '.join(map(repr, unknown))}, not a parameter "
             f"or buffer of {type(module).__name__} (it has "
             f"{', '.join(tensors) or 'none'})")
-    encodings = {name: as_encoding(sparsity[name]) for name in names}
+    requested = {}
+    for name in names:
+        owner = aliases.get(name, name)
+        encoding = as_encoding(sparsity[name])
+        if requested.setdefault(owner, encoding) != encoding:
+            raise ValueError(
+                f"sparsity gives the tied weight {owner!r} two formats "
+                f"({requested[owner]} and {encoding}, through {name!r})")
+    names = list(requested)
+    encodings = requested
     for name in names:
         if tensors[name].dim() != 2:
             raise ValueError(
@@ -242,11 +287,24 @@ def lower(module: torch.nn.Module, *example_args,
                 "V:N:M weight is a matrix that a matmul reads (a linear "
                 "layer's weight, not its bias)")
 
+    keywords = tuple(example_kwargs or {})
+    inputs = example_args + tuple((example_kwargs or {})[k] for k in keywords)
     weights = tuple(tensors[name].detach() for name in names)
-    imported = fx.export_and_import(
-        _WithParameters(module, names), *example_args, *weights,
-        output_type="linalg-on-tensors",
-        decomposition_table=_decompositions(get_decomposition_table))
+    export_options = {}
+    if dynamic_shapes is not None:
+        dynamic_shapes = tuple(dynamic_shapes)
+        if len(dynamic_shapes) != len(inputs):
+            raise ValueError(
+                f"dynamic_shapes has {len(dynamic_shapes)} entries for "
+                f"{len(inputs)} inputs (positional, then keyword)")
+        # The wrapper's one parameter (*args): inputs, then static weights.
+        export_options["dynamic_shapes"] = (dynamic_shapes + (None,) * len(weights),)
+    with _buffers_persistent(module):
+        imported = fx.export_and_import(
+            _WithParameters(module, keywords, names), *inputs, *weights,
+            output_type="linalg-on-tensors",
+            decomposition_table=_decompositions(get_decomposition_table),
+            **export_options)
 
     foreign = _foreign_ops(imported)
     if foreign:

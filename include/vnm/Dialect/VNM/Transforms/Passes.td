@@ -209,4 +209,39 @@ def VNMSpecializeTransposes : Pass<"vnm-specialize-transposes"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def VNMFlattenBroadcastMatmuls : Pass<"vnm-flatten-broadcast-matmuls"> {
+  let summary = "Rewrite batch matmuls of one broadcast weight into matmuls";
+  let description = [{
+    A `linalg.batch_matmul` (plain maps) whose second operand broadcasts one
+    K x N matrix along the batch (`linalg.broadcast` with `dimensions = [0]`
+    or a copying generic) becomes a `linalg.matmul` of the first operand
+    and the init with their batch and row dimensions collapsed, expanded
+    back after. PyTorch writes a linear layer on a non-contiguous 3-d input
+    so (a BERT's attention output projection under `sdpa` at batch > 1:
+    `bmm(x, expand(W.T))`); as a matmul, `vnm-sparsify` makes its weight
+    sparse like any other. Discardable attributes (`vnm.encoding`) move to
+    the matmul.
+
+    ```mlir
+    // before
+    %b = linalg.broadcast ins(%wt : tensor<384x384xf32>)
+        outs(%e : tensor<2x384x384xf32>) dimensions = [0]
+    %y = linalg.batch_matmul ins(%x, %b : tensor<2x16x384xf32>, tensor<2x384x384xf32>)
+        outs(%c : tensor<2x16x384xf32>) -> tensor<2x16x384xf32>
+    // after
+    %xf = tensor.collapse_shape %x [[0, 1], [2]] : ... into tensor<32x384xf32>
+    %cf = tensor.collapse_shape %c [[0, 1], [2]] : ... into tensor<32x384xf32>
+    %m = linalg.matmul ins(%xf, %wt : tensor<32x384xf32>, tensor<384x384xf32>)
+        outs(%cf : tensor<32x384xf32>) -> tensor<32x384xf32>
+    %y = tensor.expand_shape %m [[0, 1], [2]] output_shape [2, 16, 384] ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFlattened", "flattened",
+              "batch matmuls rewritten into matmuls">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // VNM_DIALECT_VNM_TRANSFORMS_PASSES_TD
