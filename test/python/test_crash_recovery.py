@@ -52,8 +52,10 @@ print(json.dumps(outcome))
 """
 
 
-def test_llvm_abort_is_a_compile_error_with_a_reproducer():
-    child = subprocess.run([sys.executable, "-c", CHILD, SOURCE, PIPELINE],
+def _run_child(code, *args):
+    """Runs `code` in a child interpreter, which must survive; returns its
+    last line of output as JSON and its stderr."""
+    child = subprocess.run([sys.executable, "-c", code, *args],
                            capture_output=True, text=True,
                            env=os.environ.copy(), timeout=600)
     assert child.returncode == 0, (
@@ -61,6 +63,11 @@ def test_llvm_abort_is_a_compile_error_with_a_reproducer():
         f"{child.stderr[-2000:]}")
     outcome = json.loads(child.stdout.strip().splitlines()[-1])
     assert outcome["alive"]
+    return outcome, child.stderr
+
+
+def test_llvm_abort_is_a_compile_error_with_a_reproducer():
+    outcome, _ = _run_child(CHILD, SOURCE, PIPELINE)
     message = outcome["crash"]
     assert message is not None and "crashed" in message, message
     path = message.split("reproducer: ")[1].split()[0]
@@ -111,19 +118,12 @@ print(json.dumps(outcome))
 
 
 def test_out_of_memory_in_a_pass_is_a_compile_error():
-    child = subprocess.run([sys.executable, "-c", OOM_CHILD, OOM_SOURCE],
-                           capture_output=True, text=True,
-                           env=os.environ.copy(), timeout=600)
-    assert child.returncode == 0, (
-        f"the child interpreter died with {child.returncode}: "
-        f"{child.stderr[-2000:]}")
-    outcome = json.loads(child.stdout.strip().splitlines()[-1])
-    assert outcome["alive"]
+    outcome, stderr = _run_child(OOM_CHILD, OOM_SOURCE)
     message = outcome["error"]
     assert message is not None and "crashed" in message, message
     # Where the allocation fails decides the report: LLVM's allocators
     # report "out of memory", the C++ library throws std::bad_alloc.
-    assert "out of memory" in child.stderr or "std::bad_alloc" in child.stderr
+    assert "out of memory" in stderr or "std::bad_alloc" in stderr
     path = message.split("reproducer: ")[1].split()[0]
     if os.path.exists(path):
         os.remove(path)

@@ -182,23 +182,30 @@ def _driver(lowering, x: np.ndarray, weights) -> str:
     return body[:end] + "\n".join(lines) + "\n}\n" + marker + resources
 
 
-def test_cpu_run_matches_torch_on_pruned_weights(tmp_path):
+def _run_cpu(tmp_path, driver: str, shape) -> np.ndarray:
+    """Compiles `driver` through the CPU pipeline, runs it with mlir-runner
+    (skipping the test where the runner is missing) and returns the printed
+    memref (six significant digits) as float64 of `shape`."""
     runner = _runner()
     if runner is None:
         pytest.skip("needs mlir-runner, libmlir_(c_)runner_utils.so and "
                     "libvnm_cpu_runtime.so beside libVNMCAPI.so")
+    program = tmp_path / "program.mlir"
+    program.write_text(vnm.compile(driver).ir)
+    out = subprocess.run(runner + [str(program)], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    numbers = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)",
+                         out.split("data =", 1)[1])
+    return np.array(numbers, np.float64).reshape(shape)
+
+
+def test_cpu_run_matches_torch_on_pruned_weights(tmp_path):
     model, x = mlp(), example()
     lowering = vt.lower(model, x, sparsity=SPARSITY)
     params = dict(model.named_parameters())
     weights = [(vf.as_encoding(SPARSITY[name]), params[name].detach().numpy())
                for name in lowering.arguments[1:]]
-    program = tmp_path / "model.mlir"
-    program.write_text(vnm.compile(_driver(lowering, x.numpy(), weights)).ir)
-    out = subprocess.run(runner + [str(program)], capture_output=True, text=True,
-                         check=True, timeout=120).stdout
-    numbers = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)",
-                         out.split("data =", 1)[1])
-    y = np.array(numbers, np.float32).reshape(8, 256)
+    y = _run_cpu(tmp_path, _driver(lowering, x.numpy(), weights), (8, 256))
 
     with torch.no_grad():
         dense = model(x).numpy()
@@ -261,10 +268,6 @@ def test_cpu_run_bf16_linear_rounds_once(tmp_path):
     """A bf16 nn.Linear with bias and ReLU adds the bias and applies relu in
     f32 and rounds once (as torch's addmm does), although Torch-MLIR writes
     the product's rounding to bf16 before the bias add."""
-    runner = _runner()
-    if runner is None:
-        pytest.skip("needs mlir-runner, libmlir_(c_)runner_utils.so and "
-                    "libvnm_cpu_runtime.so beside libVNMCAPI.so")
     seed = int.from_bytes(os.urandom(4), "little")
     generator = torch.Generator().manual_seed(seed)
     layer = torch.nn.Linear(256, 128)
@@ -275,15 +278,9 @@ def test_cpu_run_bf16_linear_rounds_once(tmp_path):
     x = torch.randn(8, 256, generator=generator).to(torch.bfloat16)
     encoding = vf.as_encoding("64:2:8")
     lowering = vt.lower(model, x, sparsity={"0.weight": "64:2:8"})
-    program = tmp_path / "model.mlir"
-    program.write_text(vnm.compile(
-        _bf16_driver(lowering, x, model[0].weight, encoding)).ir)
-    out = subprocess.run(runner + [str(program)], capture_output=True, text=True,
-                         check=True, timeout=120).stdout
-    numbers = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)",
-                         out.split("data =", 1)[1])
     # Printed with six significant digits, which name one bf16 value.
-    y = _round_bf16(np.array(numbers, np.float64).reshape(8, 128))
+    y = _round_bf16(_run_cpu(
+        tmp_path, _bf16_driver(lowering, x, model[0].weight, encoding), (8, 128)))
 
     weight = model[0].weight.detach().float().numpy()
     pruned = vf.prune(weight, encoding).astype(np.float64)  # bf16 values, exact in f32
@@ -335,10 +332,6 @@ class _EncoderBlock(torch.nn.Module):
 def test_cpu_run_of_an_encoder_block_matches_torch(tmp_path):
     """LayerNorm (math.rsqrt), softmax, erf GELU and attention run on the
     CPU pipeline: the block's output equals torch's on the pruned weights."""
-    runner = _runner()
-    if runner is None:
-        pytest.skip("needs mlir-runner, libmlir_(c_)runner_utils.so and "
-                    "libvnm_cpu_runtime.so beside libVNMCAPI.so")
     seed = int.from_bytes(os.urandom(4), "little")
     torch.manual_seed(seed)
     model = _EncoderBlock().eval()
@@ -349,13 +342,7 @@ def test_cpu_run_of_an_encoder_block_matches_torch(tmp_path):
     params = dict(model.named_parameters())
     weights = [(vf.as_encoding(sparsity[name]), params[name].detach().numpy())
                for name in lowering.arguments[1:]]
-    program = tmp_path / "block.mlir"
-    program.write_text(vnm.compile(_driver(lowering, x.numpy(), weights)).ir)
-    out = subprocess.run(runner + [str(program)], capture_output=True, text=True,
-                         check=True, timeout=120).stdout
-    numbers = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)",
-                         out.split("data =", 1)[1])
-    y = np.array(numbers, np.float32).reshape(8, 64)
+    y = _run_cpu(tmp_path, _driver(lowering, x.numpy(), weights), (8, 64))
 
     with torch.no_grad():
         dense = model(x).numpy()
