@@ -22,6 +22,7 @@ llvm_config.add_tool_substitutions(["vnm-opt", "vnm-capi-test", "split-file"],
                                    tool_dirs)
 config.substitutions.append(("%vnm_src_root", config.vnm_src_root))
 
+
 # CPU integration tests: a generator writes the program, mlir-runner runs it
 # with the vnm CPU runtime and the test helpers loaded.
 config.substitutions.append(
@@ -38,6 +39,12 @@ runner_libs = ",".join([
 # instrumented and mlir-runner is not: it preloads the ASan runtime.
 runner_env = (f"env LD_PRELOAD={config.vnm_asan_runtime} "
               if config.vnm_asan_runtime else "")
+# Upstream's own mlir-opt with vnm as a plugin (test/Plugin), preloading
+# the ASan runtime in a sanitizer build as mlir-runner does.
+config.substitutions.append(
+    ("%mlir_opt", runner_env + os.path.join(config.llvm_tools_dir, "mlir-opt")))
+config.substitutions.append(
+    ("%vnm_plugin", os.path.join(config.vnm_obj_root, "lib", "VNMPlugin.so")))
 config.substitutions.append(
     ("%run-cpu",
      f"{runner_env}{os.path.join(config.llvm_tools_dir, 'mlir-runner')} -e main "
