@@ -61,7 +61,7 @@ const RingBuffers &TileStorage::ringOf(Value ring) const {
 }
 
 bool vnm::gpu_loops::isTileOp(Operation *op) {
-  return isa<vnm_gpu::VNMGPUDialect>(op->getDialect());
+  return isa_and_nonnull<vnm_gpu::VNMGPUDialect>(op->getDialect());
 }
 
 namespace {

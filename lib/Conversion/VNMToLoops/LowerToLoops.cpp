@@ -29,7 +29,7 @@ struct LowerToLoopsPass
     // Every vnm op must be a storage op on memrefs by now; say which step is
     // missing rather than leaving it behind.
     WalkResult walk = getOperation().walk([](Operation *op) {
-      if (!isa<vnm::VNMDialect>(op->getDialect()))
+      if (!isa_and_nonnull<vnm::VNMDialect>(op->getDialect()))
         return WalkResult::advance();
       if (op->getNumResults() == 0 &&
           isa<vnm::StoragePruneOp, vnm::StorageCompressOp,

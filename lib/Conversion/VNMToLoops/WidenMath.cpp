@@ -26,7 +26,7 @@ struct WidenMathPass : public vnm::impl::VNMWidenMathBase<WidenMathPass> {
   void runOnOperation() override {
     SmallVector<Operation *> narrow;
     getOperation()->walk([&](Operation *op) {
-      if (isa<math::MathDialect>(op->getDialect()) &&
+      if (isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
           op->getNumResults() == 1 &&
           isNarrowFloat(op->getResult(0).getType()) &&
           llvm::all_of(op->getOperandTypes(), isNarrowFloat))

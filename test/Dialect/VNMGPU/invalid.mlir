@@ -10,6 +10,13 @@ func.func private @f() -> !vnm_gpu.acc<128x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32
 
 // -----
 
+// Warps whose product overflows int64_t (found under UBSan) are refused
+// like any other count above 32.
+// expected-error @+1 {{#vnm_gpu.mma (C1): warps must be positive and at most 32 in all (1024 threads), got [4, 9223372036854775807]}}
+func.func private @f() -> !vnm_gpu.acc<128x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 9223372036854775807]>>
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // #vnm_gpu.swizzle
 //===----------------------------------------------------------------------===//
@@ -59,6 +66,11 @@ func.func private @f() -> !vnm_gpu.ring<3x64x128xf32, #vnm_gpu.swizzle<chunk = 1
 
 // expected-error @+1 {{!vnm_gpu.ring (C4): a row of 64 bytes must hold whole 16-byte chunks and whole swizzle spans of 128 bytes}}
 func.func private @f() -> !vnm_gpu.ring<3x64x32xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.ring (C4): a row of 4611686018427387904 elements does not fit int64_t bytes}}
+func.func private @f() -> !vnm_gpu.ring<3x64x4611686018427387904xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
 
 // -----
 
@@ -557,6 +569,11 @@ func.func @config_c1(%w: tensor<64x8xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, 
 
 // expected-error @+1 {{#vnm_gpu.mma_sp_tiling (C2): warps[0] must be block[0] / 32 or block[0] / 64 (32- or 64-row warp tiles), got 4}}
 func.func private @config_c2() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0>}
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.mma_sp_tiling (C2): warps[0] must be block[0] / 32 or block[0] / 64 (32- or 64-row warp tiles), got 4611686018427387904}}
+func.func private @config_c2_overflow() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [4611686018427387904, 2], stages = 3, blocks_per_sm = 0>}
 
 // -----
 

@@ -18,7 +18,9 @@ using namespace vnm::vnm_gpu;
 LogicalResult
 MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       MmaGeometry geometry, int64_t warpsM, int64_t warpsN) {
-  if (warpsM < 1 || warpsN < 1 || warpsM * warpsN > 32)
+  // Each factor is bounded first, so that the product cannot overflow.
+  if (warpsM < 1 || warpsN < 1 || warpsM > 32 || warpsN > 32 ||
+      warpsM * warpsN > 32)
     return emitError() << "#vnm_gpu.mma (C1): warps must be positive and at "
                           "most 32 in all (1024 threads), got ["
                        << warpsM << ", " << warpsN << "]";
@@ -89,7 +91,9 @@ MmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#vnm_gpu.mma_sp_tiling (C1): block must be "
                           "[64, 128] or [128, 128], got ["
                        << blockRows << ", " << blockCols << "]";
-  if (warpsM * 32 != blockRows && warpsM * 64 != blockRows)
+  // blockRows is 64 or 128 here; dividing it cannot overflow, as
+  // multiplying an arbitrary warps[0] could.
+  if (warpsM != blockRows / 32 && warpsM != blockRows / 64)
     return emitError() << "#vnm_gpu.mma_sp_tiling (C2): warps[0] must be "
                           "block[0] / 32 or block[0] / 64 (32- or 64-row warp "
                           "tiles), got "

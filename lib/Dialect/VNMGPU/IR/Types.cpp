@@ -7,6 +7,7 @@
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace vnm::vnm_gpu;
@@ -113,10 +114,14 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "!vnm_gpu.ring (C3): element type must be f16, bf16 "
                           "or i8, got "
                        << element;
-  int64_t rowBytes = cols * (element.getIntOrFloatBitWidth() / 8);
+  std::optional<int64_t> rowBytes =
+      llvm::checkedMul(cols, int64_t(element.getIntOrFloatBitWidth() / 8));
+  if (!rowBytes)
+    return emitError() << "!vnm_gpu.ring (C4): a row of " << cols
+                       << " elements does not fit int64_t bytes";
   int64_t swizzleSpan = swizzle.getChunkBytes() * swizzle.getPeriod();
-  if (rowBytes % 16 != 0 || rowBytes % swizzleSpan != 0)
-    return emitError() << "!vnm_gpu.ring (C4): a row of " << rowBytes
+  if (*rowBytes % 16 != 0 || *rowBytes % swizzleSpan != 0)
+    return emitError() << "!vnm_gpu.ring (C4): a row of " << *rowBytes
                        << " bytes must hold whole 16-byte chunks and whole "
                           "swizzle spans of "
                        << swizzleSpan << " bytes";
