@@ -2,10 +2,10 @@
 |*                                                                            *|
 |* C entry points of the format library (include/vnm/Format, specified in    *|
 |* docs/format.md): pruning, logical storage, fragment (mma.sp) storage and  *|
-|* their sizes. Buffers are row-major and hold elements as the library       *|
-|* defines them: f16 and bf16 as uint16_t bit patterns, f32 as float, i8 as  *|
-|* int8_t, i4 as one int8_t in [-8, 7] per value (two per byte only in       *|
-|* fragment storage).                                                        *|
+|* their sizes, and the quantization of weights to i8 and i4. Buffers are    *|
+|* row-major and hold elements as the library defines them: f16 and bf16 as  *|
+|* uint16_t bit patterns, f32 as float, i8 as int8_t, i4 as one int8_t in    *|
+|* [-8, 7] per value (two per byte only in fragment storage).                *|
 |*                                                                            *|
 |* The caller sizes the buffers with vnmFormatGetStorageShape; the library   *|
 |* cannot check the size of a buffer it is given. Every other check (bad     *|
@@ -139,6 +139,36 @@ VNM_CAPI_EXPORTED VnmStatus vnmFormatUnpackFragments(
     VnmEncoding encoding, VnmElementType type, const void *fragValues,
     const uint32_t *fragMeta, int64_t rows, int64_t cols, void *values,
     uint8_t *meta);
+
+/// Shape of the scales of an R x K matrix quantized with `axis` (-1: one
+/// scale for the matrix, 0: per row, 1: per column) and `groupSize` (0: whole
+/// rows or columns; g > 0: chunks of g entries along the row (axis 0) or the
+/// column (axis 1), the last one ragged; must be 0 for axis -1): 1 x 1, R x
+/// ceil(K / g) (R x 1 for g = 0) or ceil(R / g) x K (1 x K for g = 0).
+VNM_CAPI_EXPORTED VnmStatus vnmFormatGetQuantizeScaleShape(
+    int64_t rows, int64_t cols, int32_t axis, int64_t groupSize,
+    int64_t *scaleRows, int64_t *scaleCols);
+
+/// Symmetric quantization (docs/format.md, "Quantization") of the f16, bf16
+/// or f32 matrix `dense` (R x K) to `target` (i8 or i4): R x K values, one
+/// int8_t each, in `quantized`, and the f32 scales (row-major, as
+/// vnmFormatGetQuantizeScaleShape gives) in `scales`. With qmax = 127 (i8) or
+/// 7 (i4): scale = amax / qmax per group (1 where amax = 0), q =
+/// clamp(roundeven(x / scale), -qmax, qmax). A NaN or infinite entry fails,
+/// naming its row and column; the outputs are untouched on failure.
+VNM_CAPI_EXPORTED VnmStatus vnmFormatQuantize(VnmElementType source,
+                                              const void *dense, int64_t rows,
+                                              int64_t cols,
+                                              VnmElementType target,
+                                              int32_t axis, int64_t groupSize,
+                                              int8_t *quantized, float *scales);
+
+/// dense[r][c] = (float)q * scale (R x K f32) for the values of
+/// vnmFormatQuantize; an i4 value outside [-8, 7] fails. `dense` is
+/// untouched on failure.
+VNM_CAPI_EXPORTED VnmStatus vnmFormatDequantize(
+    const int8_t *quantized, int64_t rows, int64_t cols, VnmElementType target,
+    int32_t axis, int64_t groupSize, const float *scales, float *dense);
 
 #ifdef __cplusplus
 }

@@ -196,3 +196,47 @@ VnmStatus vnmFormatUnpackFragments(VnmEncoding encoding, VnmElementType type,
                                             *converted, fragValues, fragMeta,
                                             rows, cols, values, meta));
 }
+
+VnmStatus vnmFormatGetQuantizeScaleShape(int64_t rows, int64_t cols,
+                                         int32_t axis, int64_t groupSize,
+                                         int64_t *scaleRows,
+                                         int64_t *scaleCols) {
+  if (!scaleRows || !scaleCols)
+    return errorStatus(
+        "vnmFormatGetQuantizeScaleShape: a shape out-parameter is null");
+  int64_t outRows, outCols;
+  fmt::Status status = fmt::getQuantizeScaleShape(
+      rows, cols, fmt::QuantizeGrouping{axis, groupSize}, outRows, outCols);
+  if (!status.ok())
+    return convertStatus(status);
+  *scaleRows = outRows;
+  *scaleCols = outCols;
+  return okStatus();
+}
+
+VnmStatus vnmFormatQuantize(VnmElementType source, const void *dense,
+                            int64_t rows, int64_t cols, VnmElementType target,
+                            int32_t axis, int64_t groupSize, int8_t *quantized,
+                            float *scales) {
+  std::optional<fmt::ElementType> convertedSource = convertType(source);
+  if (!convertedSource)
+    return invalidType(source);
+  std::optional<fmt::ElementType> convertedTarget = convertType(target);
+  if (!convertedTarget)
+    return invalidType(target);
+  return convertStatus(
+      fmt::quantize(*convertedSource, dense, rows, cols, *convertedTarget,
+                    fmt::QuantizeGrouping{axis, groupSize}, quantized, scales));
+}
+
+VnmStatus vnmFormatDequantize(const int8_t *quantized, int64_t rows,
+                              int64_t cols, VnmElementType target, int32_t axis,
+                              int64_t groupSize, const float *scales,
+                              float *dense) {
+  std::optional<fmt::ElementType> converted = convertType(target);
+  if (!converted)
+    return invalidType(target);
+  return convertStatus(fmt::dequantize(quantized, rows, cols, *converted,
+                                       fmt::QuantizeGrouping{axis, groupSize},
+                                       scales, dense));
+}

@@ -84,7 +84,10 @@ PRINT_DEBUG_INFO = 2
 _p = ctypes.c_void_p
 _u8p = ctypes.POINTER(ctypes.c_uint8)
 _u32p = ctypes.POINTER(ctypes.c_uint32)
+_i8p = ctypes.POINTER(ctypes.c_int8)
+_f32p = ctypes.POINTER(ctypes.c_float)
 _i64 = ctypes.c_int64
+_i64p = ctypes.POINTER(ctypes.c_int64)
 
 _PROTOTYPES = {
     "vnmGetCAPIVersion": (ctypes.c_int, []),
@@ -129,6 +132,18 @@ _PROTOTYPES = {
     "vnmFormatUnpackFragments": (
         Status,
         [Encoding, ctypes.c_int, _p, _u32p, _i64, _i64, _p, _u8p],
+    ),
+    "vnmFormatGetQuantizeScaleShape": (
+        Status,
+        [_i64, _i64, ctypes.c_int32, _i64, _i64p, _i64p],
+    ),
+    "vnmFormatQuantize": (
+        Status,
+        [ctypes.c_int, _p, _i64, _i64, ctypes.c_int, ctypes.c_int32, _i64, _i8p, _f32p],
+    ),
+    "vnmFormatDequantize": (
+        Status,
+        [_i8p, _i64, _i64, ctypes.c_int, ctypes.c_int32, _i64, _f32p, _f32p],
     ),
 }
 

@@ -19,6 +19,31 @@ be given for bf16 bit patterns (np.uint16) and for i4.
     assert (vnm.format.decompress(c) == vnm.format.prune(w, enc)).all()
     frags = vnm.format.pack_fragments(c)       # mma.sp fragment storage
 
+Quantization (docs/format.md, "Quantization") maps f16, bf16 or f32
+weights to i8 or i4 with f32 scales, by exactly the rule the compiler's
+generated code uses: qmax = 127 (i8) or 7 (i4); per scale group amax =
+max |x| in f32, scale = amax / qmax in f32 (1 where amax = 0), and
+q = clamp(roundeven(x / scale), -qmax, qmax). A group is a row (axis=0),
+a column (axis=1) or the whole matrix (axis=None), or with group_size=g
+chunks of g entries along the row (axis=0) or the column (axis=1), the
+last one ragged:
+
+    q, scales = vnm.format.quantize(w, target="i8", axis=0, group_size=64)
+    w_approx = vnm.format.dequantize(q, scales, target="i8", axis=0,
+                                     group_size=64)   # scale * q, in f32
+
+quantize_weights prunes, quantizes the pruned matrix per row (scales from
+the kept values only, since the dropped ones are zero) and compresses it:
+
+    c, scales = vnm.format.quantize_weights(w, enc, target="i4")
+    assert (vnm.format.decompress(c) == vnm.format.quantize(
+        vnm.format.prune(w, enc), target="i4")[0]).all()
+
+Its storage keeps the positions that pruning `w` chose (the colidx and
+meta of vnm.format.compress(w, enc)), holding their quantized values;
+group_size, if given, must be a positive multiple of the encoding's m.
+A NaN or infinite weight is an error naming its row and column.
+
 Errors the library detects (bad encoding, inconsistent storage, i4 values
 out of range, ...) raise vnm.VNMError with the library's message; an array
 of the wrong numpy dtype raises TypeError.
@@ -139,6 +164,14 @@ def _u8(array: np.ndarray):
 
 def _u32(array: np.ndarray):
     return array.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32))
+
+
+def _i8(array: np.ndarray):
+    return array.ctypes.data_as(ctypes.POINTER(ctypes.c_int8))
+
+
+def _f32(array: np.ndarray):
+    return array.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
 
 
 @dataclass(frozen=True)
@@ -417,3 +450,172 @@ def unpack_fragments(fragments: Fragments) -> Tuple[np.ndarray, np.ndarray]:
         )
     )
     return values, meta
+
+
+#
+# Quantization
+#
+
+_QUANTIZE_TARGETS = ("i8", "i4")
+
+
+def _quantize_target(target) -> str:
+    if not isinstance(target, str) or target not in _QUANTIZE_TARGETS:
+        raise VNMError(f"invalid quantization target {target!r}: expected 'i8' or 'i4'")
+    return target
+
+
+def _is_integer(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _quantize_axis(axis) -> int:
+    """The C API's axis: -1 for None (one scale for the matrix), else 0 or 1.
+    -1 itself is refused: in numpy it would name the last axis."""
+    if axis is None:
+        return -1
+    if not _is_integer(axis) or int(axis) not in (0, 1):
+        raise VNMError(
+            f"invalid quantization axis {axis!r}: expected 0 (per row), 1 (per column) "
+            "or None (one scale for the matrix)")
+    return int(axis)
+
+
+def _group_size(group_size) -> int:
+    """The C API's group size: 0 for None (whole rows or columns)."""
+    if group_size is None:
+        return 0
+    if not _is_integer(group_size) or int(group_size) <= 0:
+        raise VNMError(
+            f"invalid quantization group size {group_size!r}: expected a positive "
+            "integer, or None for whole rows or columns")
+    return _int64(group_size, "group_size")
+
+
+def quantize_scale_shape(rows: int, cols: int, *, axis: Optional[int] = 0,
+                         group_size: Optional[int] = None) -> Tuple[int, int]:
+    """Shape of the scales of an R x K matrix: (1, 1) for axis=None;
+    (R, ceil(K / g)) for axis=0 ((R, 1) without a group size); (ceil(R / g), K)
+    for axis=1 ((1, K) without a group size)."""
+    scale_rows, scale_cols = ctypes.c_int64(), ctypes.c_int64()
+    _capi.check(
+        lib.vnmFormatGetQuantizeScaleShape(
+            _int64(rows, "rows"),
+            _int64(cols, "cols"),
+            _quantize_axis(axis),
+            _group_size(group_size),
+            ctypes.byref(scale_rows),
+            ctypes.byref(scale_cols),
+        )
+    )
+    return scale_rows.value, scale_cols.value
+
+
+def quantize(dense, *, dtype: Optional[str] = None, target: str = "i8",
+             axis: Optional[int] = 0,
+             group_size: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]:
+    """Symmetric quantization of the f16, bf16 or f32 matrix `dense` to
+    `target` ("i8" or "i4"): (q, scales), q an R x K np.int8 array and
+    scales np.float32 of quantize_scale_shape's shape. axis=None: one scale
+    for the matrix. A NaN or infinite entry is a VNMError."""
+    dense = _matrix(dense, "dense")
+    element_type = _element_type(dense.dtype, dtype)
+    target = _quantize_target(target)
+    c_axis, c_group_size = _quantize_axis(axis), _group_size(group_size)
+    rows, cols = dense.shape
+    scale_shape = quantize_scale_shape(rows, cols, axis=axis, group_size=group_size)
+    q = np.empty((rows, cols), dtype=np.int8)
+    scales = np.empty(scale_shape, dtype=np.float32)
+    _capi.check(
+        lib.vnmFormatQuantize(
+            _capi.ELEMENT_TYPES[element_type],
+            _ptr(dense),
+            rows,
+            cols,
+            _capi.ELEMENT_TYPES[target],
+            c_axis,
+            c_group_size,
+            _i8(q),
+            _f32(scales),
+        )
+    )
+    return q, scales
+
+
+def dequantize(q, scales, *, target: str = "i8", axis: Optional[int] = 0,
+               group_size: Optional[int] = None) -> np.ndarray:
+    """scale * q as an R x K np.float32 array (one f32 multiplication per
+    entry), for q and scales as quantize returns them; i4 values must lie in
+    [-8, 7]."""
+    q = _matrix(q, "q")
+    if q.dtype != np.int8:
+        raise TypeError(f"q must have numpy dtype int8, not {q.dtype}")
+    scales = np.ascontiguousarray(scales)
+    if scales.dtype != np.float32:
+        raise TypeError(f"scales must have numpy dtype float32, not {scales.dtype}")
+    target = _quantize_target(target)
+    rows, cols = q.shape
+    scale_shape = quantize_scale_shape(rows, cols, axis=axis, group_size=group_size)
+    if scales.shape != scale_shape:
+        raise VNMError(f"scales has shape {scales.shape}, expected {scale_shape}")
+    dense = np.empty((rows, cols), dtype=np.float32)
+    _capi.check(
+        lib.vnmFormatDequantize(
+            _i8(q),
+            rows,
+            cols,
+            _capi.ELEMENT_TYPES[target],
+            _quantize_axis(axis),
+            _group_size(group_size),
+            _f32(scales),
+            _f32(dense),
+        )
+    )
+    return dense
+
+
+def quantize_weights(dense, encoding: EncodingLike, *, dtype: Optional[str] = None,
+                     target: str = "i8",
+                     group_size: Optional[int] = None) -> Tuple[Compressed, np.ndarray]:
+    """Prunes `dense` (f16, bf16 or f32) to `encoding`, quantizes the pruned
+    matrix per row (axis 0; `group_size`, if given, a positive multiple of
+    the encoding's m) and returns its storage with element type `target`
+    ("i8" or "i4") and the scales. The storage keeps the positions pruning
+    chose (those of compress(dense, encoding)) with their quantized values,
+    so decompress(result) == quantize(prune(dense, encoding), ...)[0]."""
+    encoding = as_encoding(encoding)
+    dense = _matrix(dense, "dense")
+    element_type = _element_type(dense.dtype, dtype)
+    if element_type not in ("f16", "bf16", "f32"):
+        raise VNMError(f"quantize_weights needs f16, bf16 or f32 weights, not {element_type}")
+    target = _quantize_target(target)
+    if group_size is not None and not (
+            _is_integer(group_size) and int(group_size) > 0
+            and int(group_size) % encoding.m == 0):
+        raise VNMError(
+            f"group_size must be a positive multiple of the encoding's m = {encoding.m}, "
+            f"got {group_size!r}")
+
+    # One subset search: compress, whose decompression is prune's result.
+    pruned_storage = compress(dense, encoding, dtype=element_type)
+    pruned = decompress(pruned_storage)
+    q, scales = quantize(pruned, dtype=element_type, target=target, axis=0,
+                         group_size=group_size)
+
+    # Gather q at the kept positions: value p of row r, group g sits at column
+    # g * m + colidx[r // v][g][meta[r][2g + p]] (padding columns hold 0).
+    rows, cols = dense.shape
+    colidx, meta = pruned_storage.colidx, pruned_storage.meta
+    group = np.arange(meta.shape[1]) // 2
+    chosen = colidx[(np.arange(rows) // encoding.v)[:, None], group[None, :], meta]
+    column = group[None, :] * encoding.m + chosen.astype(np.int64)
+    inside = column < cols
+    row = np.broadcast_to(np.arange(rows)[:, None], column.shape)
+    values = np.zeros(meta.shape, dtype=np.int8)
+    values[inside] = q[row[inside], column[inside]]
+    result = Compressed(values, colidx, meta, (rows, cols), encoding, target)
+    # Every nonzero of q is a kept entry of the pruned matrix.
+    if not np.array_equal(decompress(result), q):
+        raise VNMError("internal error: the quantized storage does not decompress "
+                       "to the quantized pruned matrix")
+    return result, scales

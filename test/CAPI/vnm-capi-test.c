@@ -583,11 +583,124 @@ static void testFormat(void) {
   // CHECK: empty: ok
 }
 
+static void printInts(const char *name, const int8_t *data, int64_t count) {
+  printf("%s:", name);
+  for (int64_t i = 0; i < count; ++i)
+    printf(" %d", data[i]);
+  printf("\n");
+}
+
+static void testQuantize(void) {
+  printf("=== quantize\n");
+  // CHECK-LABEL: === quantize
+  int64_t scaleRows = -1, scaleCols = -1;
+  report("scale shape",
+         vnmFormatGetQuantizeScaleShape(5, 7, 0, 3, &scaleRows, &scaleCols));
+  printf("scales %lld x %lld\n", (long long)scaleRows, (long long)scaleCols);
+  // CHECK: scale shape: ok
+  // CHECK-NEXT: scales 5 x 3
+  report("scale shape per column",
+         vnmFormatGetQuantizeScaleShape(5, 7, 1, 2, &scaleRows, &scaleCols));
+  printf("scales %lld x %lld\n", (long long)scaleRows, (long long)scaleCols);
+  // CHECK: scale shape per column: ok
+  // CHECK-NEXT: scales 3 x 7
+
+  // Row 0: amax 254, scale 2, x / scale = 1.5 2.5 -0.5 -1.5 127 (half to
+  // even); row 1: scale 1; row 2: amax 1, scale 1/127.
+  const float dense[15] = {3, 5, -1, -3, 254,  0, 0,    0,
+                           0, 0, 1,  -1, 0.5f, 0, 0.25f};
+  int8_t q[15];
+  float scales[3];
+  report("quantize", vnmFormatQuantize(VnmElementTypeF32, dense, 3, 5,
+                                       VnmElementTypeI8, 0, 0, q, scales));
+  printInts("q", q, 15);
+  printf("scales: %g %g %d\n", scales[0], scales[1],
+         scales[2] == 1.0f / 127.0f);
+  // CHECK: quantize: ok
+  // CHECK-NEXT: q: 2 2 0 -2 127 0 0 0 0 0 127 -127 64 0 32
+  // CHECK-NEXT: scales: 2 1 1
+  float restored[15];
+  report("dequantize", vnmFormatDequantize(q, 3, 5, VnmElementTypeI8, 0, 0,
+                                           scales, restored));
+  printFloats("restored", restored, 5);
+  // CHECK: dequantize: ok
+  // CHECK-NEXT: restored: 4 4 0 -4 254
+
+  // i4, one scale for the matrix: amax 14, scale 2.
+  const float small[4] = {14, -7, 3, 1};
+  float scale;
+  report("quantize i4", vnmFormatQuantize(VnmElementTypeF32, small, 2, 2,
+                                          VnmElementTypeI4, -1, 0, q, &scale));
+  printInts("q", q, 4);
+  printf("scale: %g\n", scale);
+  // CHECK: quantize i4: ok
+  // CHECK-NEXT: q: 7 -4 2 0
+  // CHECK-NEXT: scale: 2
+
+  // Errors leave the outputs as they were.
+  float nanDense[4] = {1, 2, 3, 4};
+  nanDense[3] = NAN;
+  int8_t untouched[4] = {9, 9, 9, 9};
+  float untouchedScales[2] = {-7, -7};
+  report("quantize nan",
+         vnmFormatQuantize(VnmElementTypeF32, nanDense, 2, 2, VnmElementTypeI8,
+                           0, 0, untouched, untouchedScales));
+  printf("untouched: %d %g\n", untouched[0], untouchedScales[0]);
+  // CHECK: quantize nan: error: dense[1][1] = 0x7fc00000 is NaN or infinite
+  // CHECK-NEXT: untouched: 9 -7
+  report("bad axis", vnmFormatQuantize(VnmElementTypeF32, dense, 3, 5,
+                                       VnmElementTypeI8, 2, 0, q, scales));
+  // CHECK: bad axis: error: invalid quantization axis 2
+  report("bad group size",
+         vnmFormatQuantize(VnmElementTypeF32, dense, 3, 5, VnmElementTypeI8, 0,
+                           -4, q, scales));
+  // CHECK: bad group size: error: invalid quantization group size -4
+  report("per-tensor group",
+         vnmFormatGetQuantizeScaleShape(3, 5, -1, 4, &scaleRows, &scaleCols));
+  // CHECK: per-tensor group: error: quantization group size 4 with axis -1
+  report("integer source",
+         vnmFormatQuantize(VnmElementTypeI8, dense, 3, 5, VnmElementTypeI8, 0,
+                           0, q, scales));
+  // CHECK: integer source: error: the quantization source must be f16, bf16
+  // CHECK-SAME: or f32, not i8
+  report("float target", vnmFormatQuantize(VnmElementTypeF32, dense, 3, 5,
+                                           VnmElementTypeF16, 0, 0, q, scales));
+  // CHECK: float target: error: the quantization target must be i8 or i4,
+  // CHECK-SAME: not f16
+  report("target 9", vnmFormatDequantize(q, 3, 5, (VnmElementType)9, 0, 0,
+                                         scales, restored));
+  // CHECK: target 9: error: invalid element type 9
+  report("negative rows", vnmFormatQuantize(VnmElementTypeF32, dense, -3, 5,
+                                            VnmElementTypeI8, 0, 0, q, scales));
+  // CHECK: negative rows: error: invalid row count: -3
+  report("null scales", vnmFormatQuantize(VnmElementTypeF32, dense, 3, 5,
+                                          VnmElementTypeI8, 0, 0, q, NULL));
+  // CHECK: null scales: error: scales is null but must hold 3 elements
+  report("null shape",
+         vnmFormatGetQuantizeScaleShape(3, 5, 0, 0, NULL, &scaleCols));
+  // CHECK: null shape: error: vnmFormatGetQuantizeScaleShape: a shape
+  // CHECK-SAME: out-parameter is null
+  const int8_t badI4[2] = {-8, 8};
+  report("i4 out of range", vnmFormatDequantize(badI4, 1, 2, VnmElementTypeI4,
+                                                -1, 0, &scale, restored));
+  // CHECK: i4 out of range: error: quantized[0][1] = 8 is outside the I4
+  // CHECK-SAME: range [-8, 7]
+
+  // Empty groups have scale 1; no other buffer is needed.
+  float emptyScales[3] = {0, 0, 0};
+  report("empty", vnmFormatQuantize(VnmElementTypeF16, NULL, 0, 3,
+                                    VnmElementTypeI8, 1, 0, NULL, emptyScales));
+  printFloats("empty scales", emptyScales, 3);
+  // CHECK: empty: ok
+  // CHECK-NEXT: empty scales: 1 1 1
+}
+
 int main(void) {
   printf("C API version %d\n", vnmGetCAPIVersion());
   testEmbedding();
   testCompiler();
   testFormat();
+  testQuantize();
   printf("=== done\n");
   // CHECK: === done
   return 0;

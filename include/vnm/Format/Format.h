@@ -9,6 +9,7 @@
 #include "vnm/Format/FragmentLayout.h"
 #include "vnm/Format/LogicalStorage.h"
 #include "vnm/Format/Prune.h"
+#include "vnm/Format/Quantize.h"
 #include "vnm/Format/Status.h"
 #include "vnm/Format/StorageShape.h"
 
