@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace vnm::format;
@@ -67,6 +68,19 @@ void scatter(const std::vector<T> &in, StridedMemRefType<T, N> &ref) {
   });
 }
 
+/// An i4 memref element is a byte whose low four bits hold the value; LLVM
+/// leaves the other bits unspecified (a global constant, for one, holds -4 as
+/// 0x0C). The format library takes i4 values sign-extended to int8_t.
+template <typename T>
+void signExtendI4(ElementType type, std::vector<T> &data) {
+  if constexpr (std::is_same_v<T, int8_t>) {
+    if (type != ElementType::I4)
+      return;
+    for (int8_t &value : data)
+      value = static_cast<int8_t>(static_cast<uint8_t>(value) << 4) >> 4;
+  }
+}
+
 /// The format library takes uint8_t index arrays; memrefs of i8 are int8_t.
 std::vector<uint8_t> toUnsigned(const std::vector<int8_t> &in) {
   return std::vector<uint8_t>(in.begin(), in.end());
@@ -100,6 +114,7 @@ void pruneImpl(const char *entry, ElementType type,
   if (output->sizes[0] != rows || output->sizes[1] != cols)
     fail(entry, "output and input sizes differ");
   std::vector<T> dense = gather(*input);
+  signExtendI4(type, dense);
   std::vector<T> pruned(dense.size());
   check(entry, prune(Encoding{v, n, m}, type, dense.data(), rows, cols,
                      pruned.data()));
@@ -118,6 +133,7 @@ void compressImpl(const char *entry, ElementType type,
   check(entry, checkStorageShape(enc, type, rows, cols, values->sizes[0],
                                  values->sizes[1], *colidx, *meta));
   std::vector<T> dense = gather(*input);
+  signExtendI4(type, dense);
   std::vector<T> valueData(countElements(*values));
   std::vector<uint8_t> colidxData(countElements(*colidx));
   std::vector<uint8_t> metaData(countElements(*meta));
@@ -138,6 +154,7 @@ void verifyImpl(const char *entry, ElementType type,
   check(entry, checkStorageShape(enc, type, rows, cols, values->sizes[0],
                                  values->sizes[1], *colidx, *meta));
   std::vector<T> valueData = gather(*values);
+  signExtendI4(type, valueData);
   check(entry, verifyStorage(enc, type, valueData.data(),
                              toUnsigned(gather(*colidx)).data(),
                              toUnsigned(gather(*meta)).data(), rows, cols));

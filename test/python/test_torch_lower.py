@@ -6,14 +6,14 @@ mlir-runner and libvnm_cpu_runtime.so) against torch on the pruned weights.
 
 import os
 import re
-import shutil
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 import vnm
 from vnm import format as vf
+
+import cpu_runner
 
 REASON = ("needs torch and torch-mlir from pip (scripts/setup.sh installs "
           "them; Debian has no torch-mlir, so a Debian-managed Python lacks them)")
@@ -131,18 +131,7 @@ def test_torch_mlir_dialect_ops_are_named():
 
 # --- running the lowered model on the CPU ---------------------------------
 
-def _runner():
-    """mlir-runner and the libraries a vnm CPU program needs, or None."""
-    runner = shutil.which("mlir-runner") or "/usr/lib/llvm-22/bin/mlir-runner"
-    if not os.access(runner, os.X_OK):
-        return None
-    llvm_lib = Path(runner).resolve().parent.parent / "lib"
-    libs = [Path(vnm.library_path).parent / "libvnm_cpu_runtime.so",
-            llvm_lib / "libmlir_c_runner_utils.so", llvm_lib / "libmlir_runner_utils.so"]
-    if not all(lib.exists() for lib in libs):
-        return None
-    return [runner, "-e", "main", "-entry-point-result=void",
-            "-shared-libs=" + ",".join(map(str, libs))]
+_runner = cpu_runner.runner
 
 
 def _dense(array: np.ndarray) -> str:

@@ -74,6 +74,11 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
   auto values = cast<MemRefType>(op.getValues().getType());
   auto rhs = cast<MemRefType>(op.getRhs().getType());
   auto init = cast<MemRefType>(op.getInit().getType());
+  if (op.getWeightScales() || values.getElementType() != rhs.getElementType())
+    return op.emitError("vnm-lower-to-gpu: no GPU kernel for a quantized "
+                        "spmm (weight scales, or a weight of another element "
+                        "type than rhs) yet; the CPU pipeline "
+                        "(vnm-lower-to-cpu-pipeline) runs it");
   kernel::SpmmKernelConfig config;
   config.elementType = values.getElementType();
   config.resultType = init.getElementType();

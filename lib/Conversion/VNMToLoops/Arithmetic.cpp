@@ -22,6 +22,13 @@ Value vnm::loops::widen(OpBuilder &b, Location loc, Value value, Type accType) {
   return arith::ExtSIOp::create(b, loc, accType, value);
 }
 
+Value vnm::loops::convert(OpBuilder &b, Location loc, Value value,
+                          Type accType) {
+  if (isa<IntegerType>(value.getType()) && isa<FloatType>(accType))
+    return arith::SIToFPOp::create(b, loc, accType, value);
+  return widen(b, loc, value, accType);
+}
+
 Value vnm::loops::narrow(OpBuilder &b, Location loc, Value value,
                          Type resultType) {
   if (value.getType() == resultType)

@@ -22,6 +22,11 @@ mlir::Type getAccumulatorType(mlir::Type elementType);
 mlir::Value widen(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                   mlir::Type accType);
 
+/// Converts `value` exactly to `accType`: widen, or sitofp for an integer
+/// value and a float type.
+mlir::Value convert(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                    mlir::Type accType);
+
 /// Converts an accumulator value to `resultType` (truncf, or nothing).
 mlir::Value narrow(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                    mlir::Type resultType);

@@ -33,8 +33,8 @@ struct LowerToLoopsPass
         return WalkResult::advance();
       if (op->getNumResults() == 0 &&
           isa<vnm::StoragePruneOp, vnm::StorageCompressOp,
-              vnm::StorageDecompressOp, vnm::StorageSpmmOp,
-              vnm::StorageSddmmOp>(op))
+              vnm::StorageDecompressOp, vnm::StorageSpmmOp, vnm::StorageSddmmOp,
+              vnm::StorageQuantizeOp>(op))
         return WalkResult::advance();
       op->emitError() << "vnm-lower-to-loops needs vnm storage ops on "
                          "memrefs; run --vnm-expand-storage and "

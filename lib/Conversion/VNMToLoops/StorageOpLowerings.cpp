@@ -9,6 +9,7 @@
 #include "StorageOpLowerings.h"
 
 #include "Arithmetic.h"
+#include "LoopBuilders.h"
 #include "RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,46 +22,6 @@ using namespace vnm;
 using namespace vnm::loops;
 
 namespace {
-
-Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
-Value dim(OpBuilder &b, Location loc, Value memref, int64_t d) {
-  return memref::DimOp::create(b, loc, memref, d);
-}
-
-/// Stops the program with `message` unless `a == b` at run time. Static
-/// sizes were checked by the verifier; this covers dynamic ones.
-void assertSameSize(OpBuilder &b, Location loc, Value x, Value y,
-                    StringRef message) {
-  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-  cf::AssertOp::create(b, loc, same, message);
-}
-
-/// Builds `for (iv = 0; iv < upper; ++iv)` carrying `inits`; `body` returns
-/// the values to yield.
-scf::ForOp buildLoop(
-    OpBuilder &b, Location loc, Value upper, ValueRange inits,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
-        body) {
-  return scf::ForOp::create(
-      b, loc, indexConstant(b, loc, 0), upper, indexConstant(b, loc, 1), inits,
-      [&](OpBuilder &nested, Location nestedLoc, Value iv, ValueRange args) {
-        scf::YieldOp::create(nested, nestedLoc,
-                             body(nested, nestedLoc, iv, args));
-      });
-}
-
-/// Loops without carried values.
-void forEach(OpBuilder &b, Location loc, Value upper,
-             function_ref<void(OpBuilder &, Location, Value)> body) {
-  buildLoop(b, loc, upper, {},
-            [&](OpBuilder &nb, Location nl, Value iv, ValueRange) {
-              body(nb, nl, iv);
-              return SmallVector<Value>();
-            });
-}
 
 /// Where storage entry (r, slot = 2g + p) sits in the dense matrix:
 /// column g * M + colidx[r / V][g][meta[r][slot]].
@@ -103,14 +64,16 @@ struct StorageIndexing {
   }
 };
 
-/// Runs `body(g, slot)` for every kept slot (g in [0, G), p in {0, 1}).
-void forEachSlot(OpBuilder &b, Location loc, Value groups, ValueRange inits,
-                 SmallVectorImpl<Value> &results,
-                 function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
-                                                 Value, ValueRange)>
-                     body) {
+using SlotBody = function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
+                                                 Value, ValueRange)>;
+
+/// Runs `body(g, slot)` for every kept slot (g in [firstGroup, endGroup),
+/// p in {0, 1}).
+void forEachSlot(OpBuilder &b, Location loc, Value firstGroup, Value endGroup,
+                 ValueRange inits, SmallVectorImpl<Value> &results,
+                 SlotBody body) {
   scf::ForOp outer = buildLoop(
-      b, loc, groups, inits,
+      b, loc, firstGroup, endGroup, inits,
       [&](OpBuilder &gb, Location gl, Value g, ValueRange gArgs) {
         scf::ForOp inner = buildLoop(
             gb, gl, indexConstant(gb, gl, 2), gArgs,
@@ -124,6 +87,12 @@ void forEachSlot(OpBuilder &b, Location loc, Value groups, ValueRange inits,
         return SmallVector<Value>(inner.getResults());
       });
   llvm::append_range(results, outer.getResults());
+}
+
+/// The same over all groups, g in [0, G).
+void forEachSlot(OpBuilder &b, Location loc, Value groups, ValueRange inits,
+                 SmallVectorImpl<Value> &results, SlotBody body) {
+  forEachSlot(b, loc, indexConstant(b, loc, 0), groups, inits, results, body);
 }
 
 /// Runs `body(r, g, slot)` for every row r in [0, rows) and kept slot of
@@ -239,6 +208,14 @@ struct DecompressLowering : StorageOpLowering<StorageDecompressOp> {
   }
 };
 
+/// The spmm loop nest: for each (r, n) of the init, the products over the
+/// kept slots of row r, then the epilogue. Without weight scales the
+/// products sum in one accumulator (f32, or i32 for integer operands) that
+/// starts from the init when accumulating. With weight scales (docs/spec.md,
+/// "Quantized spmm") each scale group's products sum in their own
+/// accumulator (i32 for an integer rhs, f32 for a float one), which is
+/// scaled by its weight scale and added to an f32 sum; the sum is scaled by
+/// the input scale, and the init is added after.
 struct SpmmLowering : StorageOpLowering<StorageSpmmOp> {
   using StorageOpLowering::StorageOpLowering;
   void lower(StorageSpmmOp op, OpBuilder &b, ModuleOp module) const override {
@@ -255,45 +232,114 @@ struct SpmmLowering : StorageOpLowering<StorageSpmmOp> {
                   rows, cols, op.getEncoding());
 
     Type resultType = cast<MemRefType>(init.getType()).getElementType();
-    Type accType = getAccumulatorType(resultType);
+    Type rhsType = cast<MemRefType>(rhs.getType()).getElementType();
+    // The products' accumulator: f32 for a float rhs, i32 for an integer
+    // one (whatever the weight's type and the result's).
+    Type partType = getAccumulatorType(rhsType);
+    Type sumType = getAccumulatorType(resultType);
     StorageIndexing indexing{op.getColidx(), op.getMeta(), op.getEncoding()};
     Value groups = dim(b, loc, op.getColidx(), 1);
-    forEach(b, loc, rows, [&](OpBuilder &rb, Location rl, Value r) {
-      forEach(rb, rl, n, [&](OpBuilder &nb, Location nl, Value col) {
-        Value start = op.getAccumulate()
-                          ? widen(nb, nl,
-                                  memref::LoadOp::create(nb, nl, init,
-                                                         ValueRange{r, col}),
-                                  accType)
-                          : zero(nb, nl, accType);
-        SmallVector<Value> sum;
-        forEachSlot(
-            nb, nl, groups, {start}, sum,
-            [&](OpBuilder &sb, Location sl, Value g, Value slot,
-                ValueRange acc) {
-              // Padding slots hold zeros and have no rhs row: load a safe
-              // row instead and drop the product.
-              auto [k, inside, safeK] =
-                  indexing.locate(sb, sl, r, g, slot, cols);
-              Value a = widen(sb, sl,
+    Value weightScales = op.getWeightScales();
+    Value inputScales = op.getInputScales();
+
+    // Scale groups: one per row, or ceil(K / group_size) of group_size / M
+    // encoding groups each.
+    Value scaleGroups = indexConstant(b, loc, 1), groupsPerScale = groups;
+    if (weightScales) {
+      assertSameSize(b, loc, dim(b, loc, weightScales, 0), rows,
+                     "vnm.storage.spmm: weight scales size differs from R");
+      if (std::optional<int64_t> groupSize = op.getGroupSize()) {
+        scaleGroups = dim(b, loc, weightScales, 1);
+        assertSameSize(
+            b, loc, scaleGroups,
+            arith::CeilDivUIOp::create(b, loc, cols,
+                                       indexConstant(b, loc, *groupSize)),
+            "vnm.storage.spmm: weight scales groups differ from ceil(K / "
+            "group_size)");
+        groupsPerScale =
+            indexConstant(b, loc, *groupSize / op.getEncoding().getM());
+      }
+    }
+    if (inputScales && cast<MemRefType>(inputScales.getType()).getRank() == 1)
+      assertSameSize(b, loc, dim(b, loc, inputScales, 0), n,
+                     "vnm.storage.spmm: input scales size differs from N");
+
+    auto productsOver = [&](OpBuilder &pb, Location pl, Value r, Value col,
+                            Value firstGroup, Value endGroup, Value start) {
+      SmallVector<Value> sum;
+      forEachSlot(
+          pb, pl, firstGroup, endGroup, {start}, sum,
+          [&](OpBuilder &sb, Location sl, Value g, Value slot, ValueRange acc) {
+            // Padding slots hold zeros and have no rhs row: load a safe row
+            // instead and drop the product.
+            auto [k, inside, safeK] = indexing.locate(sb, sl, r, g, slot, cols);
+            Value a = convert(sb, sl,
                               memref::LoadOp::create(sb, sl, op.getValues(),
                                                      ValueRange{r, slot}),
-                              accType);
-              Value x = widen(
-                  sb, sl,
-                  memref::LoadOp::create(sb, sl, rhs, ValueRange{safeK, col}),
-                  accType);
-              Value next = add(sb, sl, acc[0], mul(sb, sl, a, x));
-              return SmallVector<Value>{
-                  arith::SelectOp::create(sb, sl, inside, next, acc[0])};
-            });
-        Value result = sum[0];
+                              partType);
+            Value x = convert(
+                sb, sl,
+                memref::LoadOp::create(sb, sl, rhs, ValueRange{safeK, col}),
+                partType);
+            Value next = add(sb, sl, acc[0], mul(sb, sl, a, x));
+            return SmallVector<Value>{
+                arith::SelectOp::create(sb, sl, inside, next, acc[0])};
+          });
+      return sum[0];
+    };
+
+    forEach(b, loc, rows, [&](OpBuilder &rb, Location rl, Value r) {
+      forEach(rb, rl, n, [&](OpBuilder &nb, Location nl, Value col) {
+        auto loadInit = [&]() {
+          return convert(
+              nb, nl, memref::LoadOp::create(nb, nl, init, ValueRange{r, col}),
+              sumType);
+        };
+        Value result;
+        if (!weightScales) {
+          Value start =
+              op.getAccumulate() ? loadInit() : zero(nb, nl, partType);
+          result = productsOver(nb, nl, r, col, indexConstant(nb, nl, 0),
+                                groups, start);
+        } else {
+          scf::ForOp scaled = buildLoop(
+              nb, nl, scaleGroups, {zero(nb, nl, sumType)},
+              [&](OpBuilder &jb, Location jl, Value j, ValueRange sum) {
+                Value first = arith::MulIOp::create(jb, jl, j, groupsPerScale);
+                Value end = arith::MinUIOp::create(
+                    jb, jl,
+                    arith::AddIOp::create(jb, jl, first, groupsPerScale),
+                    groups);
+                Value part = productsOver(jb, jl, r, col, first, end,
+                                          zero(jb, jl, partType));
+                SmallVector<Value, 2> scaleIndex = {r};
+                if (op.getGroupSize())
+                  scaleIndex.push_back(j);
+                Value scale =
+                    memref::LoadOp::create(jb, jl, weightScales, scaleIndex);
+                Value term = arith::MulFOp::create(
+                    jb, jl, scale, convert(jb, jl, part, sumType));
+                return SmallVector<Value>{
+                    arith::AddFOp::create(jb, jl, sum[0], term)};
+              });
+          result = scaled.getResult(0);
+          if (inputScales) {
+            SmallVector<Value, 1> index;
+            if (cast<MemRefType>(inputScales.getType()).getRank() == 1)
+              index.push_back(col);
+            result = arith::MulFOp::create(
+                nb, nl, result,
+                memref::LoadOp::create(nb, nl, inputScales, index));
+          }
+          if (op.getAccumulate())
+            result = arith::AddFOp::create(nb, nl, result, loadInit());
+        }
         if (op.getBias())
-          result = add(
-              nb, nl, result,
-              widen(nb, nl,
-                    memref::LoadOp::create(nb, nl, op.getBias(), ValueRange{r}),
-                    accType));
+          result = add(nb, nl, result,
+                       convert(nb, nl,
+                               memref::LoadOp::create(nb, nl, op.getBias(),
+                                                      ValueRange{r}),
+                               sumType));
         result = applyActivation(nb, nl, result, op.getActivation());
         memref::StoreOp::create(nb, nl, narrow(nb, nl, result, resultType),
                                 init, ValueRange{r, col});
@@ -356,4 +402,5 @@ void vnm::loops::populateStorageOpLoweringPatterns(
     RewritePatternSet &patterns) {
   patterns.add<PruneLowering, CompressLowering, DecompressLowering,
                SpmmLowering, SddmmLowering>(patterns.getContext());
+  populateQuantizeLoweringPatterns(patterns);
 }

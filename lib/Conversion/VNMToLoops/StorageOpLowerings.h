@@ -11,6 +11,9 @@ namespace vnm::loops {
 /// calls.
 void populateStorageOpLoweringPatterns(mlir::RewritePatternSet &patterns);
 
+/// The pattern lowering vnm.storage.quantize (QuantizeLowering.cpp).
+void populateQuantizeLoweringPatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace vnm::loops
 
 #endif // VNM_LIB_CONVERSION_VNMTOLOOPS_STORAGEOPLOWERINGS_H

@@ -69,3 +69,27 @@ func.func @huge(%v: memref<1099511627776x?xf16>, %c: memref<?x?x4xi8>,
       outs(%y : memref<1099511627776x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
   return
 }
+
+// -----
+
+// Quantized spmm forms have no GPU kernel yet: refused with the reason.
+func.func @dequantizing(%v: memref<128x16xi8>, %c: memref<2x8x4xi8>,
+                        %m: memref<128x16xi8>, %x: memref<64x32xi8>,
+                        %s: memref<128xf32>, %y: memref<128x32xf16>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for a quantized spmm (weight scales, or a weight of another element type than rhs) yet; the CPU pipeline (vnm-lower-to-cpu-pipeline) runs it}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x16xi8>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x32xi8>)
+      weight_scales(%s : memref<128xf32>)
+      outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+func.func @mixed(%v: memref<128x16xi4>, %c: memref<2x8x4xi8>,
+                 %m: memref<128x16xi8>, %x: memref<64x32xi8>,
+                 %y: memref<128x32xi32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for a quantized spmm}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x16xi4>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x32xi8>)
+      outs(%y : memref<128x32xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}

@@ -83,3 +83,30 @@ func.func @compress_elided() -> tensor<2x5xf32, #vnm.encoding<v = 16, n = 2, m =
   %s = vnm.compress %w : tensor<2x5xf32> -> tensor<2x5xf32, #vnm.encoding<v = 16, n = 2, m = 5>>
   return %s : tensor<2x5xf32, #vnm.encoding<v = 16, n = 2, m = 5>>
 }
+
+// -----
+
+// quantize(constant) folds through the format library: per row, scale =
+// max |x| / 127 (254 / 127 = 2), q = roundeven(x / scale) (5 / 2 = 2.5 -> 2,
+// -7 / 2 = -3.5 -> -4); a zero row gets scale 1.
+// CHECK-LABEL: func @quantize_constant
+// CHECK-NOT: vnm.quantize
+// CHECK-DAG: arith.constant dense<{{\[}}[127, 2, -4], [0, 0, 0]]> : tensor<2x3xi8>
+// CHECK-DAG: arith.constant dense<[2.000000e+00, 1.000000e+00]> : tensor<2xf32>
+func.func @quantize_constant() -> (tensor<2x3xi8>, tensor<2xf32>) {
+  %w = arith.constant dense<[[254.0, 5.0, -7.0], [0.0, 0.0, 0.0]]> : tensor<2x3xf32>
+  %q, %s = vnm.quantize %w {axis = 0} : tensor<2x3xf32> -> tensor<2x3xi8>, tensor<2xf32>
+  return %q, %s : tensor<2x3xi8>, tensor<2xf32>
+}
+
+// -----
+
+// A non-finite weight is not folded: the op stays, and at run time its
+// group's scale is NaN.
+// CHECK-LABEL: func @quantize_nan_constant
+// CHECK: vnm.quantize
+func.func @quantize_nan_constant() -> (tensor<1x2xi8>, tensor<f32>) {
+  %w = arith.constant dense<[[0x7FC00000, 1.0]]> : tensor<1x2xf32>
+  %q, %s = vnm.quantize %w : tensor<1x2xf32> -> tensor<1x2xi8>, tensor<f32>
+  return %q, %s : tensor<1x2xi8>, tensor<f32>
+}

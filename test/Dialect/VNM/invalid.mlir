@@ -284,7 +284,7 @@ func.func @spmm_c2(%w: tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, 
 // -----
 
 func.func @spmm_c3(%w: tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xbf16>) {
-  // expected-error @+1 {{'vnm.spmm' op (C3) lhs and rhs must have the same element type, got 'f16' and 'bf16'}}
+  // expected-error @+1 {{'vnm.spmm' op (C3) lhs and rhs must have the same element type, or lhs i8/i4 with an i8 rhs, or lhs i8/i4 with weight scales and an f16, bf16 or f32 rhs; got 'f16' and 'bf16'}}
   %y = vnm.spmm %w, %x : tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xbf16> -> tensor<128x32xf32>
   return
 }
@@ -599,3 +599,284 @@ func.func private @enc_rows_c7(tensor<4294967296x4294967296xf16, #vnm.encoding<v
 
 // expected-error @+1 {{#vnm.encoding (C7): K = 2147483648 exceeds the format's limit of 2147483647 (2^31 - 1)}}
 func.func private @enc_cols_c7(tensor<64x2147483648xf16, #vnm.encoding<v = 64, n = 2, m = 8>>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Quantized spmm, vnm.quantize
+//===----------------------------------------------------------------------===//
+
+func.func @spmm_q_c3(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xf16>) {
+  // expected-error @+1 {{'vnm.spmm' op (C3) lhs and rhs must have the same element type, or lhs i8/i4 with an i8 rhs, or lhs i8/i4 with weight scales and an f16, bf16 or f32 rhs; got 'i8' and 'f16'}}
+  %y = vnm.spmm %w, %x : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c5_dequantized(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xi8>, %s: tensor<128xf32>) {
+  // expected-error @+1 {{'vnm.spmm' op (C5) result element type must be f16, bf16 or f32 when the op dequantizes (weight scales), got 'i32'}}
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<128xf32>) : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xi8> -> tensor<128x32xi32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c5_integer(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xi8>) {
+  // expected-error @+1 {{'vnm.spmm' op (C5) result element type must be i32 for integer operands, got 'f32'}}
+  %y = vnm.spmm %w, %x : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xi8> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c9_float_weight(%w: tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xf16>, %s: tensor<128xf32>) {
+  // expected-error @+1 {{'vnm.spmm' op (C9) weight scales need an i8 or i4 lhs, got 'f16'}}
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<128xf32>) : tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c9_shape(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xf16>, %s: tensor<64xf32>) {
+  // expected-error @+1 {{'vnm.spmm' op (C9) weight scales must be an f32 tensor of shape 128 (R), got 'tensor<64xf32>'}}
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<64xf32>) : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c9_element(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xf16>, %s: tensor<128xf16>) {
+  // expected-error @+1 {{'vnm.spmm' op (C9) weight scales must be an f32 tensor of shape 128 (R), got 'tensor<128xf16>'}}
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<128xf16>) : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c9_groups(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xf16>, %s: tensor<128x2xf32>) {
+  // expected-error @+1 {{'vnm.spmm' op (C9) weight scales must be an f32 tensor of shape 128x4 (R x ceil(K / group_size)), got 'tensor<128x2xf32>'}}
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<128x2xf32>) {group_size = 16} : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c10_missing(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xf16>, %s: tensor<128x4xf32>) {
+  // expected-error @+1 {{'vnm.spmm' op (C10) group_size must be given exactly when the weight scales are rank 2 (per row and group), got 'tensor<128x4xf32>' without a group_size}}
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<128x4xf32>) : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c10_extra(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xf16>, %s: tensor<128xf32>) {
+  // expected-error @+1 {{'vnm.spmm' op (C10) group_size must be given exactly when the weight scales are rank 2 (per row and group), got 'tensor<128xf32>' with a group_size}}
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<128xf32>) {group_size = 16} : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c10_multiple(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xf16>, %s: tensor<128x6xf32>) {
+  // expected-error @+1 {{'vnm.spmm' op (C10) group_size must be a positive multiple of M = 8, got 12}}
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<128x6xf32>) {group_size = 12} : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c10_no_scales(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xi8>) {
+  // expected-error @+1 {{'vnm.spmm' op (C10) group_size needs weight scales}}
+  %y = vnm.spmm %w, %x {group_size = 16} : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xi8> -> tensor<128x32xi32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c11_float_rhs(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xf16>, %s: tensor<128xf32>, %sx: tensor<32xf32>) {
+  // expected-error @+1 {{'vnm.spmm' op (C11) input scales need an i8 rhs and weight scales, got rhs element type 'f16'}}
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<128xf32>) input_scales(%sx : tensor<32xf32>) : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c11_no_weight_scales(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xi8>, %sx: tensor<32xf32>) {
+  // expected-error @+1 {{'vnm.spmm' op (C11) input scales need an i8 rhs and weight scales, got rhs element type 'i8' and no weight scales}}
+  %y = vnm.spmm %w, %x input_scales(%sx : tensor<32xf32>) : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xi8> -> tensor<128x32xi32>
+  return
+}
+
+// -----
+
+func.func @spmm_q_c11_shape(%w: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %x: tensor<64x32xi8>, %s: tensor<128xf32>, %sx: tensor<64xf32>) {
+  // expected-error @+1 {{'vnm.spmm' op (C11) input scales must be an f32 tensor of rank 0 (per tensor) or of shape 32 (one per column of rhs), got 'tensor<64xf32>'}}
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<128xf32>) input_scales(%sx : tensor<64xf32>) : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xi8> -> tensor<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_c1(%x: tensor<64x32xi8>) {
+  // expected-error @+1 {{'vnm.quantize' op (C1) input must be a rank-2 tensor without encoding of f16, bf16 or f32, got 'tensor<64x32xi8>'}}
+  %q, %s = vnm.quantize %x : tensor<64x32xi8> -> tensor<64x32xi8>, tensor<f32>
+  return
+}
+
+// -----
+
+func.func @quantize_c2_shape(%x: tensor<64x32xf16>) {
+  // expected-error @+1 {{'vnm.quantize' op (C2) quantized must have the input's shape and element type i8 or i4, got 'tensor<64x16xi8>' for input 'tensor<64x32xf16>'}}
+  %q, %s = vnm.quantize %x : tensor<64x32xf16> -> tensor<64x16xi8>, tensor<f32>
+  return
+}
+
+// -----
+
+func.func @quantize_c2_element(%x: tensor<64x32xf16>) {
+  // expected-error @+1 {{'vnm.quantize' op (C2) quantized must have the input's shape and element type i8 or i4, got 'tensor<64x32xi16>' for input 'tensor<64x32xf16>'}}
+  %q, %s = vnm.quantize %x : tensor<64x32xf16> -> tensor<64x32xi16>, tensor<f32>
+  return
+}
+
+// -----
+
+func.func @quantize_c3_axis(%x: tensor<64x32xf16>) {
+  // expected-error @+1 {{'vnm.quantize' op (C3) axis must be 0 (scales per row) or 1 (per column), got 2}}
+  %q, %s = vnm.quantize %x {axis = 2} : tensor<64x32xf16> -> tensor<64x32xi8>, tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_c3_group_without_axis(%x: tensor<64x32xf16>) {
+  // expected-error @+1 {{'vnm.quantize' op (C3) group_size must be positive and needs an axis, got 16 without an axis}}
+  %q, %s = vnm.quantize %x {group_size = 16} : tensor<64x32xf16> -> tensor<64x32xi8>, tensor<f32>
+  return
+}
+
+// -----
+
+func.func @quantize_c3_group_zero(%x: tensor<64x32xf16>) {
+  // expected-error @+1 {{'vnm.quantize' op (C3) group_size must be positive and needs an axis, got 0}}
+  %q, %s = vnm.quantize %x {axis = 0, group_size = 0} : tensor<64x32xf16> -> tensor<64x32xi8>, tensor<64x1xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_c4_per_tensor(%x: tensor<64x32xf16>) {
+  // expected-error @+1 {{'vnm.quantize' op (C4) scales must be an f32 tensor of shape a scalar (rank 0), got 'tensor<1xf32>'}}
+  %q, %s = vnm.quantize %x : tensor<64x32xf16> -> tensor<64x32xi8>, tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_c4_axis(%x: tensor<64x32xf16>) {
+  // expected-error @+1 {{'vnm.quantize' op (C4) scales must be an f32 tensor of shape 32, got 'tensor<64xf32>'}}
+  %q, %s = vnm.quantize %x {axis = 1} : tensor<64x32xf16> -> tensor<64x32xi8>, tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_c4_groups(%x: tensor<64x33xf16>) {
+  // expected-error @+1 {{'vnm.quantize' op (C4) scales must be an f32 tensor of shape 64x3, got 'tensor<64x2xf32>'}}
+  %q, %s = vnm.quantize %x {axis = 0, group_size = 16} : tensor<64x33xf16> -> tensor<64x33xi8>, tensor<64x2xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_c4_column_groups(%x: tensor<64x32xf16>) {
+  // expected-error @+1 {{'vnm.quantize' op (C4) scales must be an f32 tensor of shape 4x32, got 'tensor<32x4xf32>'}}
+  %q, %s = vnm.quantize %x {axis = 1, group_size = 16} : tensor<64x32xf16> -> tensor<64x32xi8>, tensor<32x4xf32>
+  return
+}
+
+// -----
+
+func.func @storage_quantize_c1(%x: memref<64x32xf16>, %q: tensor<64x32xi8>, %s: memref<f32>) {
+  // expected-error @+1 {{'vnm.storage.quantize' op (C1) operands must be all ranked tensors or all memrefs, got 'tensor<64x32xi8>' next to 'memref<64x32xf16>'}}
+  vnm.storage.quantize ins(%x : memref<64x32xf16>) outs(%q, %s : tensor<64x32xi8>, memref<f32>)
+  return
+}
+
+// -----
+
+func.func @storage_quantize_c3(%x: memref<64xf16>, %q: memref<64x32xi8>, %s: memref<f32>) {
+  // expected-error @+1 {{'vnm.storage.quantize' op (C3) input must be a rank-2 memref without encoding of f16, bf16 or f32, got 'memref<64xf16>'}}
+  vnm.storage.quantize ins(%x : memref<64xf16>) outs(%q, %s : memref<64x32xi8>, memref<f32>)
+  return
+}
+
+// -----
+
+func.func @storage_quantize_c4(%x: memref<64x32xf16>, %q: memref<64x32xf16>, %s: memref<f32>) {
+  // expected-error @+1 {{'vnm.storage.quantize' op (C4) quantized must have the input's shape and element type i8 or i4, got 'memref<64x32xf16>' for input 'memref<64x32xf16>'}}
+  vnm.storage.quantize ins(%x : memref<64x32xf16>) outs(%q, %s : memref<64x32xf16>, memref<f32>)
+  return
+}
+
+// -----
+
+func.func @storage_quantize_c5(%x: memref<64x32xf16>, %q: memref<64x32xi8>, %s: memref<f32>) {
+  // expected-error @+1 {{'vnm.storage.quantize' op (C5) axis must be 0 (scales per row) or 1 (per column), got -1}}
+  vnm.storage.quantize ins(%x : memref<64x32xf16>) outs(%q, %s : memref<64x32xi8>, memref<f32>) {axis = -1}
+  return
+}
+
+// -----
+
+func.func @storage_quantize_c6(%x: memref<64x?xf16>, %q: memref<64x?xi8>, %s: memref<32x?xf32>) {
+  // expected-error @+1 {{'vnm.storage.quantize' op (C6) scales must be an f32 memref of shape 64x?, got 'memref<32x?xf32>'}}
+  vnm.storage.quantize ins(%x : memref<64x?xf16>) outs(%q, %s : memref<64x?xi8>, memref<32x?xf32>) {axis = 0, group_size = 8}
+  return
+}
+
+// -----
+
+func.func @storage_spmm_q_c9(%v: memref<64x2xi8>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>, %x: memref<8x32xf16>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{'vnm.storage.spmm' op (C9) lhs and rhs must have the same element type, or lhs i8/i4 with an i8 rhs, or lhs i8/i4 with weight scales and an f16, bf16 or f32 rhs; got 'i8' and 'f16'}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xi8>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xf16>)
+      outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+func.func @storage_spmm_q_c10(%v: memref<64x2xi8>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>, %x: memref<8x32xi8>, %s: memref<32xf32>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{'vnm.storage.spmm' op (C10) weight scales must be an f32 memref of shape 64 (R), got 'memref<32xf32>'}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xi8>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xi8>)
+      weight_scales(%s : memref<32xf32>) outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+func.func @storage_spmm_q_c11(%v: memref<64x2xi8>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>, %x: memref<8x32xi8>, %s: memref<64x1xf32>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{'vnm.storage.spmm' op (C11) group_size must be a positive multiple of M = 8, got 4}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xi8>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xi8>)
+      weight_scales(%s : memref<64x1xf32>) outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, group_size = 4}
+  return
+}
+
+// -----
+
+func.func @storage_spmm_q_c12(%v: memref<64x2xi8>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>, %x: memref<8x32xi8>, %s: memref<64xf32>, %sx: tensor<f32>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{'vnm.storage.spmm' op (C1) operands must be all ranked tensors or all memrefs, got 'tensor<f32>' next to 'memref<64x2xi8>'}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xi8>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xi8>)
+      weight_scales(%s : memref<64xf32>) input_scales(%sx : tensor<f32>) outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+func.func @storage_spmm_q_c12_shape(%v: memref<64x2xi8>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>, %x: memref<8x32xi8>, %s: memref<64xf32>, %sx: memref<1x32xf32>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{'vnm.storage.spmm' op (C12) input scales must be an f32 memref of rank 0 (per tensor) or of shape 32 (one per column of rhs), got 'memref<1x32xf32>'}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xi8>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xi8>)
+      weight_scales(%s : memref<64xf32>) input_scales(%sx : memref<1x32xf32>) outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}

@@ -81,7 +81,7 @@ func.func @assemble_disassemble(%v: tensor<100x4xbf16>, %c: tensor<2x2x4xi8>,
 // CHECK: vnm.spmm %{{.*}}, %{{.*}} : tensor<64x64xi4, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x16xi4> -> tensor<64x16xi32>
 // CHECK: vnm.spmm %{{.*}}, %{{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 2, blocks_per_sm = 0>} : tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x32xf16> -> tensor<128x32xf16>
 // GENERIC-LABEL: sym_name = "spmm"
-// GENERIC: "vnm.spmm"(%{{.*}}, %{{.*}}) <{activation = #vnm.activation<none>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}>
+// GENERIC: "vnm.spmm"(%{{.*}}, %{{.*}}) <{activation = #vnm.activation<none>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>}>
 func.func @spmm(%w: !enc, %x: tensor<64x32xf16>, %xd: tensor<64x?xf16>,
                 %acc: tensor<128x?xf32>, %bias: tensor<128xf32>,
                 %wb: tensor<128x64xbf16, #vnm.encoding<v = 128, n = 1, m = 32>>,
@@ -171,7 +171,7 @@ func.func @storage_tensors(%w: tensor<128x64xf16>, %v: !values, %c: !colidx,
 // CHECK: vnm.storage.spmm ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<?x16xf16>, memref<?x8x4xi8>, memref<?x16xi8>, memref<64x?xf16>) outs(%{{.*}} : memref<?x?xf16>)
 // CHECK: vnm.storage.sddmm ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<?x32xbf16>, memref<32x64xbf16>, memref<?x8x4xi8>, memref<?x16xi8>) outs(%{{.*}} : memref<?x16xbf16>)
 // GENERIC-LABEL: sym_name = "storage_memrefs"
-// GENERIC: "vnm.storage.spmm"({{.*}}) <{activation = #vnm.activation<none>, encoding = #vnm.encoding<v = 64, n = 2, m = 8>}> : (memref<?x16xf16>, memref<?x8x4xi8>, memref<?x16xi8>, memref<64x?xf16>, memref<?x?xf16>) -> ()
+// GENERIC: "vnm.storage.spmm"({{.*}}) <{activation = #vnm.activation<none>, encoding = #vnm.encoding<v = 64, n = 2, m = 8>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 1>}> : (memref<?x16xf16>, memref<?x8x4xi8>, memref<?x16xi8>, memref<64x?xf16>, memref<?x?xf16>) -> ()
 func.func @storage_memrefs(%w: memref<?x?xf16>, %p: memref<?x?xf16>,
                            %d: memref<?x64xf16>, %v: memref<?x16xf16>,
                            %c: memref<?x8x4xi8>, %m: memref<?x16xi8>,
@@ -197,5 +197,43 @@ func.func @storage_memrefs(%w: memref<?x?xf16>, %p: memref<?x?xf16>,
           memref<?x8x4xi8>, memref<?x16xi8>)
       outs(%sv : memref<?x16xbf16>)
       {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// Quantized spmm forms and vnm.quantize (docs/spec.md, "Quantized spmm").
+// CHECK-LABEL: func @quantized
+// CHECK: vnm.quantize %{{.*}} {axis = 1 : i64} : tensor<64x?xf16> -> tensor<64x?xi8>, tensor<?xf32>
+// CHECK: vnm.quantize %{{.*}} : tensor<64x?xf16> -> tensor<64x?xi8>, tensor<f32>
+// CHECK: vnm.quantize %{{.*}} {axis = 0 : i64, group_size = 16 : i64} : tensor<128x64xf32> -> tensor<128x64xi4>, tensor<128x4xf32>
+// CHECK: vnm.spmm %{{.*}}, %{{.*}} weight_scales(%{{.*}} : tensor<128xf32>) input_scales(%{{.*}} : tensor<?xf32>) : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x?xi8> -> tensor<128x?xf16>
+// CHECK: vnm.spmm %{{.*}}, %{{.*}} bias(%{{.*}} : tensor<128xbf16>) weight_scales(%{{.*}} : tensor<128x4xf32>) {activation = #vnm.activation<relu>, group_size = 16 : i64} : tensor<128x64xi4, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x?xbf16> -> tensor<128x?xbf16>
+// CHECK: vnm.spmm %{{.*}}, %{{.*}} : tensor<128x64xi4, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x?xi8> -> tensor<128x?xi32>
+// CHECK: vnm.storage.quantize ins(%{{.*}} : memref<64x?xf16>) outs(%{{.*}}, %{{.*}} : memref<64x?xi8>, memref<?xf32>) {axis = 1 : i64}
+// CHECK: vnm.storage.spmm ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<128x16xi8>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x?xi8>) weight_scales(%{{.*}} : memref<128x4xf32>) input_scales(%{{.*}} : memref<f32>) outs(%{{.*}} : memref<128x?xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, group_size = 16 : i64}
+// GENERIC-LABEL: sym_name = "quantized"
+// GENERIC: "vnm.spmm"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{activation = #vnm.activation<none>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1, 1>}>
+func.func @quantized(%x: tensor<64x?xf16>, %w: tensor<128x64xf32>,
+                     %wq: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>,
+                     %w4: tensor<128x64xi4, #vnm.encoding<v = 64, n = 2, m = 8>>,
+                     %sw: tensor<128xf32>, %sg: tensor<128x4xf32>,
+                     %xb: tensor<64x?xbf16>, %bias: tensor<128xbf16>,
+                     %xm: memref<64x?xf16>, %qm: memref<64x?xi8>,
+                     %sm: memref<?xf32>, %v: memref<128x16xi8>,
+                     %c: memref<2x8x4xi8>, %m: memref<128x16xi8>,
+                     %sgm: memref<128x4xf32>, %sxm: memref<f32>,
+                     %y: memref<128x?xf32>) {
+  %q, %s = vnm.quantize %x {axis = 1} : tensor<64x?xf16> -> tensor<64x?xi8>, tensor<?xf32>
+  %qt, %st = vnm.quantize %x : tensor<64x?xf16> -> tensor<64x?xi8>, tensor<f32>
+  %qg, %sgr = vnm.quantize %w {axis = 0, group_size = 16} : tensor<128x64xf32> -> tensor<128x64xi4>, tensor<128x4xf32>
+  %y0 = vnm.spmm %wq, %q weight_scales(%sw : tensor<128xf32>) input_scales(%s : tensor<?xf32>)
+      : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x?xi8> -> tensor<128x?xf16>
+  %y1 = vnm.spmm %w4, %xb bias(%bias : tensor<128xbf16>) weight_scales(%sg : tensor<128x4xf32>)
+      {activation = #vnm.activation<relu>, group_size = 16}
+      : tensor<128x64xi4, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x?xbf16> -> tensor<128x?xbf16>
+  %y2 = vnm.spmm %w4, %q : tensor<128x64xi4, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<64x?xi8> -> tensor<128x?xi32>
+  vnm.storage.quantize ins(%xm : memref<64x?xf16>) outs(%qm, %sm : memref<64x?xi8>, memref<?xf32>) {axis = 1}
+  vnm.storage.spmm ins(%v, %c, %m, %qm : memref<128x16xi8>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x?xi8>)
+      weight_scales(%sgm : memref<128x4xf32>) input_scales(%sxm : memref<f32>)
+      outs(%y : memref<128x?xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, group_size = 16}
   return
 }

@@ -119,8 +119,9 @@ void vnm::registerVNMDialect(DialectRegistry &registry) {
   registry.insert<VNMDialect>();
   registry.addExtension(+[](MLIRContext *context, VNMDialect *) {
     attachStorageModels<StoragePruneOp, StorageCompressOp, StorageDecompressOp,
-                        StorageSpmmOp, StorageSddmmOp>(context);
+                        StorageSpmmOp, StorageSddmmOp, StorageQuantizeOp>(
+        context);
     attachEncodedModels<PruneOp, CompressOp, DecompressOp, AssembleOp,
-                        DisassembleOp, SpmmOp, SddmmOp>(context);
+                        DisassembleOp, SpmmOp, SddmmOp, QuantizeOp>(context);
   });
 }

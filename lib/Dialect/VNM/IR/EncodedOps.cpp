@@ -137,9 +137,9 @@ LogicalResult SpmmOp::verify() {
     return error(2) << "rhs must be " << kDenseTensorDescription << " with "
                     << lhs.getDimSize(1) << " (K) rows, got "
                     << getRhs().getType();
-  if (rhs.getElementType() != lhs.getElementType())
-    return error(3) << "lhs and rhs must have the same element type, got "
-                    << lhs.getElementType() << " and " << rhs.getElementType();
+  if (failed(verifySpmmElementTypes(error, 3, lhs.getElementType(),
+                                    rhs.getElementType(), isQuantized())))
+    return failure();
   auto result = dyn_cast<RankedTensorType>(getResult().getType());
   if (!result || result.getRank() != 2 || result.getEncoding() ||
       !isCompatibleSize(result.getDimSize(0), lhs.getDimSize(0)) ||
@@ -148,8 +148,8 @@ LogicalResult SpmmOp::verify() {
                        "shape R x N = "
                     << lhs.getDimSize(0) << "x" << rhs.getDimSize(1) << ", got "
                     << getResult().getType();
-  if (failed(verifySpmmResultElement(error, 5, lhs.getElementType(),
-                                     result.getElementType())))
+  if (failed(verifySpmmResultElement(error, 5, rhs.getElementType(),
+                                     result.getElementType(), isQuantized())))
     return failure();
   if (getAcc() && getAcc().getType() != result)
     return error(6) << "accumulator must have the result type " << result
@@ -157,8 +157,27 @@ LogicalResult SpmmOp::verify() {
   if (getBias() && failed(verifySpmmBias(error, 7, result, lhs.getDimSize(0),
                                          getBias().getType())))
     return failure();
-  return verifySpmmActivation(error, 8, result.getElementType(),
-                              getActivation());
+  if (failed(verifySpmmActivation(error, 8, result.getElementType(),
+                                  getActivation())))
+    return failure();
+  Type weightScales = getWeightScales() ? getWeightScales().getType() : Type();
+  Type inputScales = getInputScales() ? getInputScales().getType() : Type();
+  return verifySpmmScales(error, {9, 10, 11}, /*onTensors=*/true,
+                          getVNMEncoding(lhs), lhs.getElementType(),
+                          rhs.getElementType(), lhs.getDimSize(0),
+                          lhs.getDimSize(1), rhs.getDimSize(1), weightScales,
+                          inputScales, getGroupSize());
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizeOp::verify() {
+  ConstraintEmitter error{*this};
+  return verifyQuantizeTypes(error, {1, 2, 3, 4}, /*onTensors=*/true,
+                             getInput().getType(), getQuantized().getType(),
+                             getScales().getType(), getAxis(), getGroupSize());
 }
 
 //===----------------------------------------------------------------------===//

@@ -61,6 +61,43 @@ OpFoldResult PruneOp::fold(FoldAdaptor adaptor) {
   return makeConstant(type, *elementType, pruned);
 }
 
+/// quantize(constant) -> constants: compile-time quantization of weights by
+/// the format library, whose rule the loop lowering of the op repeats.
+LogicalResult QuantizeOp::fold(FoldAdaptor adaptor,
+                               SmallVectorImpl<OpFoldResult> &results) {
+  auto inputType = cast<RankedTensorType>(getInput().getType());
+  auto quantizedType = cast<RankedTensorType>(getQuantized().getType());
+  auto scalesType = cast<RankedTensorType>(getScales().getType());
+  std::optional<format::ElementType> source =
+      getFormatElementType(inputType.getElementType());
+  std::optional<format::ElementType> target =
+      getFormatElementType(quantizedType.getElementType());
+  if (!adaptor.getInput() || !source || !target ||
+      !inputType.hasStaticShape() || !quantizedType.hasStaticShape() ||
+      !scalesType.hasStaticShape())
+    return failure();
+  std::optional<std::vector<uint8_t>> dense =
+      getConstantElements(adaptor.getInput(), *source);
+  if (!dense)
+    return failure();
+  int64_t rows = inputType.getDimSize(0), cols = inputType.getDimSize(1);
+  format::QuantizeGrouping grouping;
+  grouping.axis = getAxis() ? static_cast<int>(*getAxis()) : -1;
+  grouping.groupSize = getGroupSize().value_or(0);
+  std::vector<uint8_t> quantized(rows * cols);
+  std::vector<float> scales(scalesType.getNumElements());
+  // A failure (a NaN or infinite weight) leaves the op to run, where such a
+  // group's scale is NaN or infinite and every result using it NaN.
+  if (!format::quantize(*source, dense->data(), rows, cols, *target, grouping,
+                        reinterpret_cast<int8_t *>(quantized.data()),
+                        scales.data())
+           .ok())
+    return failure();
+  results.push_back(makeConstant(quantizedType, *target, quantized));
+  results.push_back(DenseElementsAttr::get(scalesType, ArrayRef(scales)));
+  return success();
+}
+
 /// compress(decompress(s)) -> s: the dense matrix fits the format, so the
 /// storage `s` is a valid encoding of it (see the op's semantics).
 OpFoldResult CompressOp::fold(FoldAdaptor) {

@@ -75,6 +75,7 @@ VNM_STORAGE_OP_EFFECTS(StorageCompressOp, false)
 VNM_STORAGE_OP_EFFECTS(StorageDecompressOp, false)
 VNM_STORAGE_OP_EFFECTS(StorageSpmmOp, getAccumulate())
 VNM_STORAGE_OP_EFFECTS(StorageSddmmOp, false)
+VNM_STORAGE_OP_EFFECTS(StorageQuantizeOp, false)
 #undef VNM_STORAGE_OP_EFFECTS
 
 //===----------------------------------------------------------------------===//
@@ -143,18 +144,41 @@ LogicalResult StorageSpmmOp::verify() {
     return error(4) << "init must be rank 2 with " << rhs.getDimSize(1)
                     << " (N) columns, got " << init;
   int64_t rows = init.getDimSize(0);
+  bool dequantized = static_cast<bool>(getWeightScales());
+  Type weightElement = cast<ShapedType>(getValues().getType()).getElementType();
+  if (failed(verifySpmmElementTypes(error, 9, weightElement,
+                                    rhs.getElementType(), dequantized)))
+    return failure();
   if (failed(verifyStorageArrays([&]() { return emitOpError(); }, "C5",
                                  getEncoding(), rows, rhs.getDimSize(0),
-                                 rhs.getElementType(), getValues().getType(),
+                                 weightElement, getValues().getType(),
                                  getColidx().getType(), getMeta().getType())))
     return failure();
   if (failed(verifySpmmResultElement(error, 6, rhs.getElementType(),
-                                     init.getElementType())))
+                                     init.getElementType(), dequantized)))
     return failure();
   if (getBias() &&
       failed(verifySpmmBias(error, 7, init, rows, getBias().getType())))
     return failure();
-  return verifySpmmActivation(error, 8, init.getElementType(), getActivation());
+  if (failed(verifySpmmActivation(error, 8, init.getElementType(),
+                                  getActivation())))
+    return failure();
+  Type weightScales = getWeightScales() ? getWeightScales().getType() : Type();
+  Type inputScales = getInputScales() ? getInputScales().getType() : Type();
+  return verifySpmmScales(error, {10, 11, 12}, isa<RankedTensorType>(init),
+                          getEncoding(), weightElement, rhs.getElementType(),
+                          rows, rhs.getDimSize(0), rhs.getDimSize(1),
+                          weightScales, inputScales, getGroupSize());
+}
+
+LogicalResult StorageQuantizeOp::verify() {
+  if (failed(verifyStorageOpForm(*this, getNumInits())))
+    return failure();
+  ConstraintEmitter error{*this};
+  return verifyQuantizeTypes(error, {3, 4, 5, 6},
+                             isa<RankedTensorType>(getInput().getType()),
+                             getInput().getType(), getQuantized().getType(),
+                             getScales().getType(), getAxis(), getGroupSize());
 }
 
 LogicalResult StorageSddmmOp::verify() {

@@ -9,6 +9,7 @@
 
 #include "vnm/Dialect/VNM/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -178,16 +179,63 @@ struct SpmmExpansion : OpConversionPattern<SpmmOp> {
         dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, rhs, 1));
       init = tensor::EmptyOp::create(rewriter, loc, op.getType(), dynamicSizes);
     }
-    Value bias =
-        adaptor.getBias().empty() ? Value() : adaptor.getBias().front();
-    auto spmm = StorageSpmmOp::create(rewriter, loc, TypeRange(op.getType()),
-                                      lhs[0], lhs[1], lhs[2], rhs, bias, init,
-                                      getVNMEncoding(op.getLhs().getType()),
-                                      accumulate, op.getActivation());
+    auto optional = [](ValueRange values) {
+      return values.empty() ? Value() : values.front();
+    };
+    auto spmm = StorageSpmmOp::create(
+        rewriter, loc, TypeRange(op.getType()), lhs[0], lhs[1], lhs[2], rhs,
+        optional(adaptor.getBias()), optional(adaptor.getWeightScales()),
+        optional(adaptor.getInputScales()), init,
+        getVNMEncoding(op.getLhs().getType()), accumulate, op.getActivation(),
+        op.getGroupSizeAttr());
     // Discardable attributes (e.g. the GPU tiling, vnm.config) stay with
     // the op.
     spmm->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     rewriter.replaceOp(op, spmm.getResults());
+    return success();
+  }
+};
+
+struct QuantizeExpansion : OpConversionPattern<QuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QuantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto quantizedType = cast<RankedTensorType>(op.getQuantized().getType());
+    auto scalesType = cast<RankedTensorType>(op.getScales().getType());
+    // Scale dimension d follows input dimension d when grouped (the kept
+    // axis' size, or ceil(size / group_size) groups along the other one)
+    // and the kept axis when not; it is dynamic only where that is (scales
+    // have rank 0, without an axis, or these sizes).
+    int64_t axis = op.getAxis().value_or(0);
+    int64_t groupSize = op.getGroupSize().value_or(0);
+    auto scaleExtent = [&](unsigned d) -> Value {
+      int64_t inputDim = groupSize ? d : axis;
+      Value extent = tensor::DimOp::create(rewriter, loc, input, inputDim);
+      if (!groupSize || inputDim == axis)
+        return extent;
+      return arith::CeilDivUIOp::create(
+          rewriter, loc, extent,
+          arith::ConstantIndexOp::create(rewriter, loc, groupSize));
+    };
+    SmallVector<Value> quantizedSizes, scaleSizes;
+    for (unsigned d = 0; d < 2; ++d)
+      if (quantizedType.isDynamicDim(d))
+        quantizedSizes.push_back(
+            tensor::DimOp::create(rewriter, loc, input, d));
+    for (unsigned d = 0; d < scalesType.getRank(); ++d)
+      if (scalesType.isDynamicDim(d))
+        scaleSizes.push_back(scaleExtent(d));
+    Value quantized =
+        tensor::EmptyOp::create(rewriter, loc, quantizedType, quantizedSizes);
+    Value scales =
+        tensor::EmptyOp::create(rewriter, loc, scalesType, scaleSizes);
+    auto storage = StorageQuantizeOp::create(
+        rewriter, loc, TypeRange{quantizedType, scalesType}, input, quantized,
+        scales, op.getAxisAttr(), op.getGroupSizeAttr());
+    rewriter.replaceOp(op, storage.getResults());
     return success();
   }
 };
@@ -391,9 +439,9 @@ struct ExpandStoragePass
 
     patterns.add<AssembleExpansion, DisassembleExpansion, PruneExpansion,
                  CompressExpansion, DecompressExpansion, SpmmExpansion,
-                 SddmmExpansion>(converter, context);
+                 SddmmExpansion, QuantizeExpansion>(converter, context);
     target.addIllegalOp<AssembleOp, DisassembleOp, PruneOp, CompressOp,
-                        DecompressOp, SpmmOp, SddmmOp>();
+                        DecompressOp, SpmmOp, SddmmOp, QuantizeOp>();
     // Branches (cf.br, cf.cond_br) forward encoded values to blocks whose
     // arguments the function pattern expands, so they must be expanded
     // too; every other op is left alone.

@@ -299,9 +299,10 @@ struct FuseEpiloguePass
     Location loc = last.getLoc();
     auto spmmType = cast<RankedTensorType>(spmm.getType());
     auto resultType = spmmType.clone(best->elementType);
-    Value fused = vnm::SpmmOp::create(builder, loc, resultType, spmm.getLhs(),
-                                      spmm.getRhs(), spmm.getAcc(), best->bias,
-                                      best->activation);
+    Value fused = vnm::SpmmOp::create(
+        builder, loc, resultType, spmm.getLhs(), spmm.getRhs(), spmm.getAcc(),
+        best->bias, spmm.getWeightScales(), spmm.getInputScales(),
+        best->activation, spmm.getGroupSizeAttr());
     if (transposed)
       fused = linalg::TransposeOp::create(builder, loc, fused,
                                           last.getDpsInitOperand(0)->get(),

@@ -231,7 +231,9 @@ Value buildProduct(OpBuilder &builder, Location loc, const Layout &layout,
     acc = castTo(builder, loc, acc, spmmType);
   }
   Value product = SpmmOp::create(builder, loc, spmmType, encoded, rhs, acc,
-                                 /*bias=*/Value());
+                                 /*bias=*/Value(), /*weight_scales=*/Value(),
+                                 /*input_scales=*/Value(), Activation::none,
+                                 /*group_size=*/IntegerAttr());
   if (layout.transposeResult)
     product = transposeMatrix(builder, loc, product);
   return castTo(builder, loc, product, resultType);

@@ -133,6 +133,20 @@ def VNM_SpmmOp : VNM_Op<"spmm", [Pure, AttrSizedOperandSegments]> {
     feature of `x @ W.T`). Products are accumulated in f32 (i32 for integer
     operands); the sum is converted to the result type last.
 
+    Quantized forms (docs/spec.md, "Quantized spmm"): an i8/i4 `lhs` with
+    `weight_scales` (f32, one per row, or per row and group of `group_size`
+    columns) is dequantized: `y = act((sum_g s_w[r][g] * acc_g) * s_x[n] +
+    acc + bias)`, where `acc_g` is the i32 (integer `rhs`) or f32 (float
+    `rhs`) product over group g and the optional `input_scales` (f32, one for
+    the tensor or one per column of an i8 `rhs`) gives `s_x`.
+
+    ```mlir
+    %y = vnm.spmm %wq, %xq weight_scales(%sw : tensor<128xf32>)
+        input_scales(%sx : tensor<32xf32>)
+        : tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>,
+          tensor<64x32xi8> -> tensor<128x32xf16>
+    ```
+
     ```mlir
     %y = vnm.spmm %w, %x acc(%c : tensor<128x32xf32>)
         bias(%b : tensor<128xf32>) {activation = #vnm.activation<relu>}
@@ -143,14 +157,48 @@ def VNM_SpmmOp : VNM_Op<"spmm", [Pure, AttrSizedOperandSegments]> {
   let arguments = (ins AnyType:$lhs, AnyType:$rhs,
                    Optional<AnyType>:$acc,
                    Optional<AnyType>:$bias,
+                   Optional<AnyType>:$weight_scales,
+                   Optional<AnyType>:$input_scales,
                    DefaultValuedAttr<VNM_ActivationAttr,
-                                     "::vnm::Activation::none">:$activation);
+                                     "::vnm::Activation::none">:$activation,
+                   OptionalAttr<I64Attr>:$group_size);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs (`acc` `(` $acc^ `:` type($acc) `)`)?
-    (`bias` `(` $bias^ `:` type($bias) `)`)? attr-dict `:` type($lhs) `,`
-    type($rhs) `->` type($result)
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`weight_scales` `(` $weight_scales^ `:` type($weight_scales) `)`)?
+    (`input_scales` `(` $input_scales^ `:` type($input_scales) `)`)?
+    attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
+  let extraClassDeclaration = [{
+    /// Whether the op dequantizes (carries weight scales).
+    bool isQuantized() { return static_cast<bool>(getWeightScales()); }
+  }];
+}
+
+def VNM_QuantizeOp : VNM_Op<"quantize", [Pure]> {
+  let summary = "symmetric quantization of a dense matrix to i8 or i4";
+  let description = [{
+    Quantizes a float matrix symmetrically: each scale group (the whole
+    matrix; with `axis = 0` each row, with `axis = 1` each column; with
+    `group_size = g` also cut into chunks of g along the other dimension)
+    gets `scale = amax / qmax` (1 where amax = 0) and each entry
+    `clamp(roundeven(x / scale), -qmax, qmax)` with qmax = 127 (i8) or 7
+    (i4). A group holding NaN or an infinity gets a NaN or infinite scale, so
+    every result computed from it is NaN (docs/spec.md).
+
+    ```mlir
+    %q, %s = vnm.quantize %x {axis = 1} : tensor<64x?xf16>
+        -> tensor<64x?xi8>, tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$input, OptionalAttr<I64Attr>:$axis,
+                   OptionalAttr<I64Attr>:$group_size);
+  let results = (outs AnyType:$quantized, AnyType:$scales);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($quantized) `,` type($scales)
+  }];
+  let hasFolder = 1;
 }
 
 def VNM_SddmmOp : VNM_Op<"sddmm", [Pure]> {
@@ -257,7 +305,7 @@ def VNM_StorageDecompressOp : VNM_StorageOp<"decompress", 1> {
   }];
 }
 
-def VNM_StorageSpmmOp : VNM_StorageOp<"spmm", 1> {
+def VNM_StorageSpmmOp : VNM_StorageOp<"spmm", 1, [AttrSizedOperandSegments]> {
   let summary = "vnm.spmm in destination style";
   let description = [{
     `init = activation(A * rhs + (accumulate ? init : 0) + bias)` with A given
@@ -273,15 +321,40 @@ def VNM_StorageSpmmOp : VNM_StorageOp<"spmm", 1> {
   }];
   let arguments = (ins AnyType:$values, AnyType:$colidx, AnyType:$meta,
                    AnyType:$rhs, Optional<AnyType>:$bias,
+                   Optional<AnyType>:$weight_scales,
+                   Optional<AnyType>:$input_scales,
                    AnyType:$init, VNM_EncodingAttr:$encoding,
                    UnitAttr:$accumulate,
                    DefaultValuedAttr<VNM_ActivationAttr,
-                                     "::vnm::Activation::none">:$activation);
+                                     "::vnm::Activation::none">:$activation,
+                   OptionalAttr<I64Attr>:$group_size);
   let assemblyFormat = [{
     `ins` `(` $values `,` $colidx `,` $meta `,` $rhs `:` type($values) `,`
     type($colidx) `,` type($meta) `,` type($rhs) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`weight_scales` `(` $weight_scales^ `:` type($weight_scales) `)`)?
+    (`input_scales` `(` $input_scales^ `:` type($input_scales) `)`)?
     `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($results)^)?
+  }];
+}
+
+def VNM_StorageQuantizeOp : VNM_StorageOp<"quantize", 2> {
+  let summary = "vnm.quantize in destination style";
+  let description = [{
+    Writes `vnm.quantize(input)` into `quantized` and `scales`.
+
+    ```mlir
+    vnm.storage.quantize ins(%x : memref<64x?xf16>)
+        outs(%q, %s : memref<64x?xi8>, memref<?xf32>) {axis = 1}
+    ```
+  }];
+  let arguments = (ins AnyType:$input, AnyType:$quantized, AnyType:$scales,
+                   OptionalAttr<I64Attr>:$axis,
+                   OptionalAttr<I64Attr>:$group_size);
+  let assemblyFormat = [{
+    `ins` `(` $input `:` type($input) `)` `outs` `(` $quantized `,` $scales
+    `:` type($quantized) `,` type($scales) `)` attr-dict
+    (`->` type($results)^)?
   }];
 }
 
