@@ -405,3 +405,51 @@ def test_dequantizing_spmm(tmp_path, case):
     bound = unit * (np.abs(exact) + np.abs(w_deq) @ np.abs(x_deq) + 1e-30) + 1e-6
     assert (np.abs(y - exact) <= bound).all(), (
         f"seed {seed}: max error {np.abs(y - exact).max()} beyond the rounding of {result}")
+
+
+@pytest.mark.parametrize("choice, target, group", [("w8a8", "i8", None), ("w4a8-g16", "i4", 16)])
+def test_vnm_quantize_pass_runs_a_matmul(tmp_path, choice, target, group):
+    """A linalg.matmul with a constant weight, marked for vnm-sparsify and
+    vnm-quantize, runs quantized: the weight quantized at compile time (by
+    the format library), the activations at run time."""
+    import vnm
+    seed = _seed()
+    rng = np.random.default_rng(seed)
+    rows, cols, n = 70, 40, 6
+    w = (rng.standard_normal((rows, cols)) * 0.3).astype(np.float32)
+    x = rng.standard_normal((cols, n)).astype(np.float32)
+    program = Program()
+    program.constant("w", w, "f32")
+    x_type = program.runtime("x", x, "f32", dynamic_cols=True)
+    program.line("%c1 = arith.constant 1 : index")
+    program.line(f"%n = tensor.dim %x, %c1 : {x_type}")
+    program.line(f"%e = tensor.empty(%n) : tensor<{rows}x?xf32>")
+    program.line("%zero = arith.constant 0.0 : f32")
+    program.line(f"%init = linalg.fill ins(%zero : f32) outs(%e : tensor<{rows}x?xf32>) -> "
+                 f"tensor<{rows}x?xf32>")
+    program.line(f'%y = linalg.matmul {{vnm.encoding = #vnm.encoding<v = 64, n = 2, m = 8>, '
+                 f'vnm.quantization = "{choice}"}} ins(%w, %x : tensor<{rows}x{cols}xf32>, '
+                 f'{x_type}) outs(%init : tensor<{rows}x?xf32>) -> tensor<{rows}x?xf32>')
+    program.print("%y", f"tensor<{rows}x?xf32>", (rows, n))
+    text = "\n".join(["func.func private @printMemrefI32(memref<*xi32>)",
+                      "func.func @main() {", *program.lines, "return", "}"])
+    quantized = vnm.compile(text, "builtin.module(vnm-sparsify, vnm-quantize, canonicalize)").ir
+    assert "vnm.quantization" not in quantized and "xi8>" in quantized
+    (y_bits,) = cpu_runner.printed_int32(cpu_runner.run(tmp_path, quantized), program.prints)
+
+    storage, w_scales = vf.quantize_weights(w, "64:2:8", target=target, group_size=group)
+    x_q, x_s = quantize_reference(x, "i8", 1, None)
+    slots = storage.meta.shape[1]
+    per_scale = 2 * (group // 8) if group else slots
+    total = np.zeros((rows, n), np.float32)
+    for j, first in enumerate(range(0, slots, per_scale)):
+        part = _slot_products(storage, x_q, first, min(first + per_scale, slots), True)
+        total = (total + (w_scales[:, j][:, None] * part.astype(np.float32))
+                 .astype(np.float32)).astype(np.float32)
+    total = (total * x_s).astype(np.float32)
+    np.testing.assert_array_equal(y_bits, _f32_bits(total), err_msg=f"seed {seed}")
+    # And close to the float product of the pruned weight.
+    exact = vf.prune(w, "64:2:8").astype(np.float64) @ x.astype(np.float64)
+    y = y_bits.view(np.float32)
+    scale = np.abs(vf.prune(w, "64:2:8")).max() * np.abs(x).max() * cols
+    assert np.abs(y - exact).max() < (0.05 if target == "i8" else 0.5) * scale / 10, seed

@@ -1,5 +1,6 @@
 //===- VNMDialect.cpp - vnm dialect and attributes ------------------------===//
 
+#include "vnm/Dialect/VNM/IR/Quantization.h"
 #include "vnm/Dialect/VNM/IR/VNM.h"
 
 #include "mlir/IR/Builders.h"
@@ -142,6 +143,17 @@ LogicalResult VNMDialect::verifyOperationAttribute(Operation *op,
     if (!isa<SpmmOp, StorageSpmmOp>(op))
       return op->emitError() << "'vnm.config' applies to vnm.spmm and "
                                 "vnm.storage.spmm only";
+    return success();
+  }
+  if (name == kQuantizationAttrName) {
+    auto spec = dyn_cast<StringAttr>(value);
+    if (!spec)
+      return op->emitError() << "'vnm.quantization' must be a string such as "
+                                "\"w8a8\", got "
+                             << value;
+    std::string error;
+    if (!parseQuantization(spec.getValue(), error))
+      return op->emitError() << "'vnm.quantization': " << error;
     return success();
   }
   if (name == "vnm.gpu_kernel") {

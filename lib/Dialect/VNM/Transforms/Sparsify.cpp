@@ -25,6 +25,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include "vnm/Dialect/VNM/IR/Quantization.h"
 #include "vnm/Dialect/VNM/IR/StorageLayout.h"
 #include "vnm/Dialect/VNM/IR/VNM.h"
 #include "vnm/Format/StorageShape.h"
@@ -213,7 +214,7 @@ Value insertMatrix(OpBuilder &builder, Location loc, Value matrix, Value batch,
 /// `resultType` the matmul's result type.
 Value buildProduct(OpBuilder &builder, Location loc, const Layout &layout,
                    Value encoded, Value other, Value acc,
-                   RankedTensorType resultType) {
+                   RankedTensorType resultType, Attribute quantization) {
   Value rhs =
       layout.transposeOther ? transposeMatrix(builder, loc, other) : other;
   auto rhsType = cast<RankedTensorType>(rhs.getType());
@@ -234,6 +235,9 @@ Value buildProduct(OpBuilder &builder, Location loc, const Layout &layout,
                                  /*bias=*/Value(), /*weight_scales=*/Value(),
                                  /*input_scales=*/Value(), Activation::none,
                                  /*group_size=*/IntegerAttr());
+  // The matmul's quantization choice is vnm-quantize's to apply.
+  if (quantization)
+    product.getDefiningOp()->setAttr(kQuantizationAttrName, quantization);
   if (layout.transposeResult)
     product = transposeMatrix(builder, loc, product);
   return castTo(builder, loc, product, resultType);
@@ -678,6 +682,7 @@ void SparsifyPass::rewriteMatmul(const Rewrite &rewrite) {
   Value init = op.getDpsInits().front();
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   Value acc = isZeroInit(init) ? Value() : init;
+  Attribute quantization = op->getAttr(kQuantizationAttrName);
   auto getEncoded = [&](std::optional<int64_t> batch) {
     if (rewrite.argument)
       return arguments[*rewrite.argument].encoded[layout.transposeWeight];
@@ -687,7 +692,7 @@ void SparsifyPass::rewriteMatmul(const Rewrite &rewrite) {
   Value result;
   if (!rewrite.batched) {
     result = buildProduct(builder, loc, layout, getEncoded(std::nullopt), other,
-                          acc, resultType);
+                          acc, resultType, quantization);
   } else {
     // Encoded tensors are matrices: one spmm per batch. The batch size is
     // the constant weight's.
@@ -705,7 +710,7 @@ void SparsifyPass::rewriteMatmul(const Rewrite &rewrite) {
       Value matrixAcc = acc ? extractMatrix(builder, loc, acc, batch) : Value();
       Value product = buildProduct(builder, loc, layout, getEncoded(batch),
                                    extractMatrix(builder, loc, other, batch),
-                                   matrixAcc, matrixType);
+                                   matrixAcc, matrixType, quantization);
       result = insertMatrix(builder, loc, product, result, batch);
     }
   }

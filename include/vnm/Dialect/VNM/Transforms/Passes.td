@@ -132,6 +132,61 @@ def VNMSparsify : Pass<"vnm-sparsify", "mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def VNMQuantize : Pass<"vnm-quantize", "mlir::ModuleOp"> {
+  let summary = "Quantize the weights (and activations) of vnm.spmm ops";
+  let description = [{
+    Rewrites a `vnm.spmm` whose weight is `vnm.compress` of a dense float
+    matrix (what `vnm-sparsify` produces for constant weights) into its
+    quantized form (docs/spec.md, "Quantized spmm"). The choice comes from
+    the op's `vnm.quantization` attribute (carried over from the matmul by
+    `vnm-sparsify`), else from `default`; ops with neither stay as they are.
+    A choice is `w8a8`, `w4a8`, `w8a16` or `w4a16`, optionally with
+    `-g<group size>` (a multiple of the encoding's M):
+
+    * the weight is pruned first and the kept values are quantized
+      symmetrically per row (or per row and group of K): `vnm.prune`,
+      `vnm.quantize {axis = 0}`, `vnm.compress` to an i8 or i4 encoding; for
+      a constant weight canonicalization folds all three at compile time
+      through the format library;
+    * `a8`: the activations (spmm's rhs) are quantized at run time with one
+      scale per column (per token): `vnm.quantize {axis = 1}`;
+    * the spmm takes the scales and keeps its result type, accumulator,
+      bias and activation.
+
+    ```mlir
+    // before
+    %c = vnm.compress %w : tensor<128x64xf16> -> tensor<128x64xf16, #enc>
+    %y = vnm.spmm %c, %x {vnm.quantization = "w8a8"} : ... -> tensor<128x?xf32>
+    // after
+    %p = vnm.prune %w {encoding = #enc} : ...
+    %q, %s = vnm.quantize %p {axis = 0} : tensor<128x64xf16>
+        -> tensor<128x64xi8>, tensor<128xf32>
+    %cq = vnm.compress %q : tensor<128x64xi8> -> tensor<128x64xi8, #enc>
+    %xq, %sx = vnm.quantize %x {axis = 1} : tensor<64x?xf16>
+        -> tensor<64x?xi8>, tensor<?xf32>
+    %y = vnm.spmm %cq, %xq weight_scales(%s : tensor<128xf32>)
+        input_scales(%sx : tensor<?xf32>) : ... -> tensor<128x?xf32>
+    ```
+
+    Errors (the pass fails and rewrites nothing): a malformed `default`; a
+    group size that is not a multiple of M; a chosen spmm whose weight is
+    not `vnm.compress` of a float matrix (an encoded function argument,
+    say: quantize it before the call with `vnm.format.quantize_weights` and
+    pass its storage and scales), that already is quantized, or whose
+    result is not a float; `vnm.quantization` on any other op.
+  }];
+  let options = [
+    Option<"defaultChoice", "default", "std::string", /*default=*/"",
+           "quantization (w8a8, w4a8, w8a16, w4a16, optionally -g<group "
+           "size>) for spmm ops without a vnm.quantization attribute; "
+           "empty: they stay as they are">,
+  ];
+  let statistics = [
+    Statistic<"numQuantized", "quantized", "vnm.spmm ops quantized">,
+  ];
+  let dependentDialects = ["::vnm::VNMDialect"];
+}
+
 def VNMFuseEpilogue : Pass<"vnm-fuse-epilogue"> {
   let summary = "Fold the bias, relu and conversion after a vnm.spmm into it";
   let description = [{
