@@ -22,24 +22,10 @@ using namespace detail;
 
 namespace {
 
-Status checkDimension(const char *what, int64_t value) {
-  if (value < 0 || value > kMaxDimension)
-    return Status::error(std::string("invalid ") + what + ": " +
-                         std::to_string(value) + " is outside [0, " +
-                         std::to_string(kMaxDimension) + "]");
-  return Status::success();
-}
-
-Status overflow(const char *what) {
-  return Status::error(std::string("matrix too large: the size of ") + what +
-                       " overflows");
-}
-
 /// `count` elements of `elementBytes` bytes each must be addressable.
 bool fitsBytes(int64_t count, int64_t elementBytes) {
   int64_t bytes;
-  return checkedMul(count, elementBytes, bytes) &&
-         static_cast<uint64_t>(bytes) <= static_cast<uint64_t>(PTRDIFF_MAX);
+  return checkedMul(count, elementBytes, bytes) && fitsPointerRange(bytes);
 }
 
 Status checkTarget(ElementType target) {

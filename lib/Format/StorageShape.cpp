@@ -10,8 +10,11 @@
 namespace vnm::format {
 
 using detail::ceilDiv;
+using detail::checkDimension;
 using detail::checkedMul;
 using detail::checkedRoundUp;
+using detail::fitsPointerRange;
+using detail::overflow;
 
 namespace {
 
@@ -20,24 +23,6 @@ namespace {
 /// groups, so padding is always to 16 groups.
 constexpr int64_t kFragmentGroups = 16;
 constexpr int64_t kTileRows = 16;
-
-Status checkDimension(const char *what, int64_t value) {
-  if (value < 0 || value > kMaxDimension)
-    return Status::error(std::string("invalid ") + what + ": " +
-                         std::to_string(value) + " is outside [0, " +
-                         std::to_string(kMaxDimension) + "]");
-  return Status::success();
-}
-
-Status overflow(const char *what) {
-  return Status::error(std::string("matrix too large: the size of ") + what +
-                       " overflows");
-}
-
-/// Byte sizes must also be addressable as ptrdiff_t on the host.
-bool fitsPointerRange(int64_t bytes) {
-  return static_cast<uint64_t>(bytes) <= static_cast<uint64_t>(PTRDIFF_MAX);
-}
 
 } // namespace
 

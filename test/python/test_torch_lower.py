@@ -6,7 +6,6 @@ mlir-runner and libvnm_cpu_runtime.so) against torch on the pruned weights.
 
 import os
 import re
-import subprocess
 
 import numpy as np
 import pytest
@@ -131,9 +130,6 @@ def test_torch_mlir_dialect_ops_are_named():
 
 # --- running the lowered model on the CPU ---------------------------------
 
-_runner = cpu_runner.runner
-
-
 def _dense(array: np.ndarray) -> str:
     shape = "x".join(map(str, array.shape))
     data = np.ascontiguousarray(array, np.float32).tobytes().hex().upper()
@@ -175,14 +171,7 @@ def _run_cpu(tmp_path, driver: str, shape) -> np.ndarray:
     """Compiles `driver` through the CPU pipeline, runs it with mlir-runner
     (skipping the test where the runner is missing) and returns the printed
     memref (six significant digits) as float64 of `shape`."""
-    runner = _runner()
-    if runner is None:
-        pytest.skip("needs mlir-runner, libmlir_(c_)runner_utils.so and "
-                    "libvnm_cpu_runtime.so beside libVNMCAPI.so")
-    program = tmp_path / "program.mlir"
-    program.write_text(vnm.compile(driver).ir)
-    out = subprocess.run(runner + [str(program)], capture_output=True, text=True,
-                         check=True, timeout=120).stdout
+    out = cpu_runner.run(tmp_path, driver)
     numbers = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)",
                          out.split("data =", 1)[1])
     return np.array(numbers, np.float64).reshape(shape)

@@ -38,11 +38,17 @@ scf::ForOp vnm::loops::buildLoop(OpBuilder &b, Location loc, Value upper,
 }
 
 void vnm::loops::forEach(
-    OpBuilder &b, Location loc, Value upper,
+    OpBuilder &b, Location loc, Value lower, Value upper,
     function_ref<void(OpBuilder &, Location, Value)> body) {
-  buildLoop(b, loc, upper, {},
+  buildLoop(b, loc, lower, upper, {},
             [&](OpBuilder &nb, Location nl, Value iv, ValueRange) {
               body(nb, nl, iv);
               return SmallVector<Value>();
             });
+}
+
+void vnm::loops::forEach(
+    OpBuilder &b, Location loc, Value upper,
+    function_ref<void(OpBuilder &, Location, Value)> body) {
+  forEach(b, loc, indexConstant(b, loc, 0), upper, body);
 }

@@ -38,7 +38,14 @@ mlir::scf::ForOp buildLoop(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value upper, mlir::ValueRange inits,
                            LoopBody body);
 
-/// Loops without carried values.
+/// Loops without carried values, iv in [lower, upper).
+void forEach(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value lower,
+    mlir::Value upper,
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::Value)>
+        body);
+
+/// The same from 0.
 void forEach(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Value upper,
     llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::Value)>

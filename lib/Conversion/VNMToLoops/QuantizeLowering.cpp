@@ -37,19 +37,10 @@ struct ScaleGroup {
   SmallVector<Value, 2> scaleIndex;
 };
 
-struct QuantizeLowering : OpRewritePattern<StorageQuantizeOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct QuantizeLowering : StorageOpLowering<StorageQuantizeOp> {
+  using StorageOpLowering::StorageOpLowering;
 
-  LogicalResult matchAndRewrite(StorageQuantizeOp op,
-                                PatternRewriter &rewriter) const final {
-    if (op->getNumResults() != 0)
-      return rewriter.notifyMatchFailure(op, "not on memrefs");
-    lower(op, rewriter);
-    rewriter.eraseOp(op);
-    return success();
-  }
-
-  static void lower(StorageQuantizeOp op, OpBuilder &b) {
+  void lower(StorageQuantizeOp op, OpBuilder &b, ModuleOp) const override {
     Location loc = op.getLoc();
     Value input = op.getInput(), quantized = op.getQuantized();
     Value scales = op.getScales();
@@ -105,8 +96,8 @@ struct QuantizeLowering : OpRewritePattern<StorageQuantizeOp> {
     });
   }
 
-  /// Runs `body(r, c, carried)` over the group's rectangle.
-  static Value overGroup(
+  /// Folds `body(r, c, carried)` over the group's rectangle.
+  static Value foldGroup(
       OpBuilder &b, Location loc, const ScaleGroup &group, Value init,
       function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
     scf::ForOp outer = buildLoop(
@@ -120,6 +111,19 @@ struct QuantizeLowering : OpRewritePattern<StorageQuantizeOp> {
           return SmallVector<Value>(inner.getResults());
         });
     return outer.getResult(0);
+  }
+
+  /// Runs `body(r, c)` over the group's rectangle.
+  static void
+  forEachInGroup(OpBuilder &b, Location loc, const ScaleGroup &group,
+                 function_ref<void(OpBuilder &, Location, Value, Value)> body) {
+    forEach(b, loc, group.firstRow, group.endRow,
+            [&](OpBuilder &rb, Location rl, Value r) {
+              forEach(rb, rl, group.firstCol, group.endCol,
+                      [&](OpBuilder &cb, Location cl, Value c) {
+                        body(cb, cl, r, c);
+                      });
+            });
   }
 
   static void quantizeGroup(StorageQuantizeOp op, OpBuilder &b, Location loc,
@@ -137,7 +141,7 @@ struct QuantizeLowering : OpRewritePattern<StorageQuantizeOp> {
           memref::LoadOp::create(lb, ll, op.getInput(), ValueRange{r, c}), f32);
     };
 
-    Value amax = overGroup(
+    Value amax = foldGroup(
         b, loc, group, zero(b, loc, f32),
         [&](OpBuilder &mb, Location ml, Value r, Value c, Value max) -> Value {
           Value magnitude =
@@ -152,26 +156,24 @@ struct QuantizeLowering : OpRewritePattern<StorageQuantizeOp> {
         arith::DivFOp::create(b, loc, amax, constant(b, loc, qmax)));
     memref::StoreOp::create(b, loc, scale, op.getScales(), group.scaleIndex);
 
-    overGroup(b, loc, group, zero(b, loc, f32),
-              [&](OpBuilder &qb, Location ql, Value r, Value c,
-                  Value unused) -> Value {
-                Value quotient = arith::DivFOp::create(
-                    qb, ql, loadInput(qb, ql, r, c), scale);
-                Value rounded = math::RoundEvenOp::create(qb, ql, quotient);
-                Value clamped = arith::MinimumFOp::create(
-                    qb, ql,
-                    arith::MaximumFOp::create(qb, ql, rounded,
-                                              constant(qb, ql, -qmax)),
-                    constant(qb, ql, qmax));
-                Value isNaN = arith::CmpFOp::create(
-                    qb, ql, arith::CmpFPredicate::UNO, quotient, quotient);
-                Value safe = arith::SelectOp::create(
-                    qb, ql, isNaN, zero(qb, ql, f32), clamped);
-                Value q = arith::FPToSIOp::create(qb, ql, target, safe);
-                memref::StoreOp::create(qb, ql, q, op.getQuantized(),
-                                        ValueRange{r, c});
-                return unused;
-              });
+    forEachInGroup(
+        b, loc, group, [&](OpBuilder &qb, Location ql, Value r, Value c) {
+          Value quotient =
+              arith::DivFOp::create(qb, ql, loadInput(qb, ql, r, c), scale);
+          Value rounded = math::RoundEvenOp::create(qb, ql, quotient);
+          Value clamped = arith::MinimumFOp::create(
+              qb, ql,
+              arith::MaximumFOp::create(qb, ql, rounded,
+                                        constant(qb, ql, -qmax)),
+              constant(qb, ql, qmax));
+          Value isNaN = arith::CmpFOp::create(qb, ql, arith::CmpFPredicate::UNO,
+                                              quotient, quotient);
+          Value safe = arith::SelectOp::create(qb, ql, isNaN, zero(qb, ql, f32),
+                                               clamped);
+          Value q = arith::FPToSIOp::create(qb, ql, target, safe);
+          memref::StoreOp::create(qb, ql, q, op.getQuantized(),
+                                  ValueRange{r, c});
+        });
   }
 };
 

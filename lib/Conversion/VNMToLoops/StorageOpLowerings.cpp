@@ -135,21 +135,6 @@ void verifyStorage(OpBuilder &b, Location loc, ModuleOp module, Value values,
 // Patterns
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy> struct StorageOpLowering : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const final {
-    if (op->getNumResults() != 0)
-      return rewriter.notifyMatchFailure(op, "not on memrefs");
-    lower(op, rewriter, op->template getParentOfType<ModuleOp>());
-    rewriter.eraseOp(op);
-    return success();
-  }
-
-  virtual void lower(OpTy op, OpBuilder &b, ModuleOp module) const = 0;
-};
-
 struct PruneLowering : StorageOpLowering<StoragePruneOp> {
   using StorageOpLowering::StorageOpLowering;
   void lower(StoragePruneOp op, OpBuilder &b, ModuleOp module) const override {
