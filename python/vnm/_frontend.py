@@ -7,7 +7,8 @@ Python binding, marks the weight arguments with `{vnm.encoding = ...}`
 GPU pipeline.
 """
 
-from typing import Callable, Mapping, Optional
+import re
+from typing import Callable, List, Mapping, Optional
 
 from .compiler import CompileResult, compile
 from .format import Encoding
@@ -20,9 +21,12 @@ from .format import Encoding
 # activation functions (@relu) next to them, and vnm-fuse-epilogue folds
 # bias, relu and conversion into the spmm, so that they are applied before
 # its single rounding.
+# vnm-quantize applies the quantization choices of the weight arguments
+# (vnm.quantization next to vnm.encoding), which vnm-sparsify hands to the
+# spmm ops.
 FRONTEND_PIPELINE = (
     "builtin.module(func.func(vnm-specialize-transposes, "
-    "vnm-flatten-broadcast-matmuls), vnm-sparsify, "
+    "vnm-flatten-broadcast-matmuls), vnm-sparsify, vnm-quantize, "
     "inline, vnm-fuse-epilogue)")
 
 
@@ -40,9 +44,11 @@ def find_function(ir, module, name: str):
 
 
 def annotate_arguments(ir, module, encodings: Mapping[int, Encoding],
-                       function: str = "main") -> None:
+                       function: str = "main",
+                       quantizations: Optional[Mapping[int, str]] = None) -> None:
     """Adds {vnm.encoding = ...} to the arguments of `function` in `module`
-    (index -> Encoding), keeping their other attributes.
+    (index -> Encoding), and {vnm.quantization = "w8a8"} to those in
+    `quantizations` (index -> choice), keeping their other attributes.
 
     `ir` is the binding's ir module (jaxlib.mlir.ir, torch_mlir.ir); its
     context must allow unregistered dialects, since it does not know vnm:
@@ -57,8 +63,37 @@ def annotate_arguments(ir, module, encodings: Mapping[int, Encoding],
         if index in encodings:
             entries["vnm.encoding"] = ir.Attribute.parse(
                 encoding_attribute_text(encodings[index]))
+        if index in (quantizations or {}):
+            entries["vnm.quantization"] = ir.StringAttr.get(quantizations[index])
         new.append(ir.DictAttr.get(entries))
     func.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
+
+
+def argument_types(ir_text: str, function: str = "main") -> List[str]:
+    """The argument types of `function` in vnm IR text, in order."""
+    start = ir_text.index(f"func.func @{function}(") + len(f"func.func @{function}(")
+    depth, entries, current = 0, [], ""
+    for char in ir_text[start:]:
+        if char in "<({[":
+            depth += 1
+        elif char in ">)}]":
+            if depth == 0:
+                break
+            depth -= 1
+        if char == "," and depth == 0:
+            entries.append(current)
+            current = ""
+        else:
+            current += char
+    if current.strip():
+        entries.append(current)
+    return [re.sub(r"\s*\{.*$", "", entry.split(":", 1)[1]).strip() for entry in entries]
+
+
+def is_quantized_weight(argument_type: str) -> bool:
+    """Whether an argument type is an i8/i4 V:N:M matrix, which vnm-quantize
+    makes of a quantized weight argument (its scales are the next one)."""
+    return re.search(r"x(i8|i4), #vnm\.encoding", argument_type) is not None
 
 
 def sparsify(text: str, target: Optional[str] = None, gpu_options: str = "",

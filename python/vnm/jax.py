@@ -54,10 +54,12 @@ def _argument_leaves(example_args):
 
 
 def to_linalg(fn, *example_args,
-              sparsity: Optional[Mapping[int, Union[str, tuple]]] = None) -> str:
+              sparsity: Optional[Mapping[int, Union[str, tuple]]] = None,
+              quantization: Optional[Mapping[int, str]] = None) -> str:
     """The linalg-on-tensors text of `jax.jit(fn)` at `example_args`, with
     {vnm.encoding = ...} on the entry function's arguments for the
-    positional arguments of `fn` named in `sparsity`.
+    positional arguments of `fn` named in `sparsity`, and
+    {vnm.quantization = ...} for those named in `quantization`.
 
     Indices name `fn`'s own positional arguments, whatever JAX adds to the
     entry function (dimension variables of symbolic shapes, effect tokens);
@@ -69,6 +71,12 @@ def to_linalg(fn, *example_args,
     from jaxlib.mlir.dialects import stablehlo
 
     sparsity = dict(sparsity or {})
+    quantization = dict(quantization or {})
+    unknown = [index for index in quantization if index not in sparsity]
+    if unknown:
+        raise ValueError(
+            f"quantization names argument {unknown[0]!r}, which sparsity does "
+            "not: only a V:N:M weight is quantized")
     leaves, count = _argument_leaves(example_args)
     for index in sparsity:
         if not isinstance(index, int) or not 0 <= index < len(example_args):
@@ -100,21 +108,27 @@ def to_linalg(fn, *example_args,
                     "them; vnm cannot tell which argument is which")
             annotate_arguments(ir, module, {
                 positions[leaves[index][0]]: as_encoding(encoding)
-                for index, encoding in sparsity.items()})
+                for index, encoding in sparsity.items()}, quantizations={
+                positions[leaves[index][0]]: choice
+                for index, choice in quantization.items()})
         return str(module)
 
 
 def lower(fn, *example_args, sparsity: Mapping[int, Union[str, tuple]],
+          quantization: Optional[Mapping[int, str]] = None,
           target: Optional[str] = None, gpu_options: str = "") -> CompileResult:
     """Lowers `fn` at `example_args` with the arguments in `sparsity`
     (positional index of `fn`'s arguments -> format, e.g. {1: "64:2:8"}) in
-    the V:N:M format.
+    the V:N:M format, and those in `quantization` (index -> "w8a8", ...,
+    as for vnm.torch.lower) quantized: such a weight argument of @main
+    takes vnm.format.quantize_weights' storage, and its scales are a new
+    argument right after it (the CPU pipeline runs it; no GPU kernels yet).
 
     Raises ValueError for an index that is not an array argument, and
     vnm.CompileError (with the diagnostics naming the op, and which
     argument of `fn` each entry-function argument is) when a requested
     format cannot apply."""
-    text = to_linalg(fn, *example_args, sparsity=sparsity)
+    text = to_linalg(fn, *example_args, sparsity=sparsity, quantization=quantization)
     try:
         return sparsify(text, target, gpu_options)
     except CompileError as error:

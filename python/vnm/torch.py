@@ -28,7 +28,8 @@ import numpy as np
 import torch
 
 from ._errors import CompileError
-from ._frontend import annotate_arguments, find_function, sparsify
+from ._frontend import (annotate_arguments, argument_types, find_function,
+                        is_quantized_weight, sparsify)
 from .compiler import CompileResult, compile
 from .format import as_encoding
 from .runtime import SpmmKernel
@@ -85,11 +86,15 @@ class Lowering:
 
     `arguments` names each argument of @main: None for the flattened
     example inputs (first, in order), then the parameter names of
-    `sparsity` in its order. `weights` maps those names to their argument
+    `sparsity` in its order, each quantized one followed by
+    "<name>.scales". `weights` maps those names to their argument
     index. A weight argument whose type carries `#vnm.encoding` takes the
     V:N:M matrix (vnm.format.compress of the weight as the module holds it,
-    R x K); a weight that a matmul reads transposed (x @ W with W held
-    K x R) stays a dense argument that the function compresses on entry.
+    R x K; for a quantized weight the storage that
+    vnm.format.quantize_weights returns, and its scales in the next
+    argument, per row as an R vector or R x groups); a weight that a matmul
+    reads transposed (x @ W with W held K x R) stays a dense argument that
+    the function compresses (and quantizes) on entry.
     """
 
     result: CompileResult
@@ -227,6 +232,7 @@ def lower(module: torch.nn.Module, *example_args,
           sparsity: Mapping[str, Union[str, tuple]],
           example_kwargs: Optional[Mapping[str, Any]] = None,
           dynamic_shapes: Optional[Sequence[Any]] = None,
+          quantization: Optional[Mapping[str, str]] = None,
           target: Optional[str] = None, gpu_options: str = "") -> Lowering:
     """Lowers `module` at `example_args` through Torch-MLIR
     (torch_mlir.fx.export_and_import to linalg on tensors) with the
@@ -238,7 +244,11 @@ def lower(module: torch.nn.Module, *example_args,
     `dynamic_shapes` gives torch.export's dynamic dimensions of each
     positional input and then each keyword input, in order (e.g.
     `({0: torch.export.Dim("batch")}, None)`). Non-persistent buffers are
-    exported as constants. The module is exported as it is (call .eval()
+    exported as constants. `quantization` gives weights of `sparsity` a
+    quantization ({"fc1.weight": "w8a8"}: w8a8, w4a8, w8a16 or w4a16,
+    optionally "-g<group size>", docs/spec.md "Quantized spmm"), applied by
+    vnm-quantize; the CPU pipeline runs it, the GPU kernels do not exist
+    yet. The module is exported as it is (call .eval()
     for inference) and left unchanged. Without
     `target` the result holds the vnm IR (vnm.spmm on the encoded weights);
     with a chip ("sm_90") the GPU kernels, as vnm.compile returns them.
@@ -280,6 +290,17 @@ def lower(module: torch.nn.Module, *example_args,
                 f"({requested[owner]} and {encoding}, through {name!r})")
     names = list(requested)
     encodings = requested
+    quantized = {}
+    for name, choice in (quantization or {}).items():
+        owner = aliases.get(name, name)
+        if owner not in requested:
+            raise ValueError(
+                f"quantization names {name!r}, which sparsity does not: only a "
+                "V:N:M weight is quantized")
+        if quantized.setdefault(owner, choice) != choice:
+            raise ValueError(
+                f"quantization gives the tied weight {owner!r} two choices "
+                f"({quantized[owner]!r} and {choice!r}, through {name!r})")
     for name in names:
         if tensors[name].dim() != 2:
             raise ValueError(
@@ -318,7 +339,8 @@ def lower(module: torch.nn.Module, *example_args,
         count = len(ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).inputs)
         first = count - len(names)
         index = {name: first + i for i, name in enumerate(names)}
-        annotate_arguments(ir, imported, {index[n]: encodings[n] for n in names})
+        annotate_arguments(ir, imported, {index[n]: encodings[n] for n in names},
+                           quantizations={index[n]: quantized[n] for n in quantized})
         text = str(imported)
     arguments = (None,) * first + tuple(names)
 
@@ -326,6 +348,18 @@ def lower(module: torch.nn.Module, *example_args,
         return ", ".join(f"%arg{index[n]} is {n!r}" for n in names)
 
     def check(result: CompileResult) -> None:
+        nonlocal arguments
+        # vnm-quantize inserted each quantized weight's scales after it.
+        if quantized:
+            types = argument_types(result.ir)
+            renamed = [None] * first
+            for name in names:
+                index[name] = len(renamed)
+                renamed.append(name)
+                if name in quantized and is_quantized_weight(types[index[name]]):
+                    index[f"{name}.scales"] = len(renamed)
+                    renamed.append(f"{name}.scales")
+            arguments = tuple(renamed)
         reached = _spmm_weights(compile(result.ir, None, generic=True).ir)
         missed = [n for n in names if f"%arg{index[n]}" not in reached]
         if missed:

@@ -56,6 +56,25 @@ def printed_int32(stdout: str, shapes):
     return arrays
 
 
+def literal(array: np.ndarray, element: str) -> str:
+    """An MLIR dense constant of `array` with element type `element`."""
+    shape = "x".join(map(str, array.shape))
+    if element == "i4":
+        body = np.array2string(array.astype(np.int64), separator=", ", threshold=1 << 30,
+                               max_line_width=1 << 30)
+        return f"dense<{body}> : tensor<{shape}xi4>"
+    numpy_type = (_bfloat16() if element == "bf16" else
+                  {"i8": np.int8, "i32": np.int32, "f32": np.float32,
+                   "f16": np.float16}[element])
+    data = np.ascontiguousarray(array.astype(numpy_type)).tobytes().hex().upper()
+    return f'dense<"0x{data}"> : tensor<{shape}x{element}>'
+
+
+def _bfloat16():
+    import ml_dtypes
+    return ml_dtypes.bfloat16
+
+
 _PRINT_COUNTER = [0]
 
 

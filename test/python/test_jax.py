@@ -120,3 +120,22 @@ def test_compile_errors_name_the_function():
     args = (jnp.zeros((8, 64), jnp.int16), jnp.zeros((128, 64), jnp.int16))
     with pytest.raises(vnm.CompileError, match=r"in .*wide \(.*test_jax.py:\d+\)"):
         vj.lower(wide, *args, sparsity={1: "64:2:8"})
+
+
+def test_quantized_weights_take_their_scales_as_arguments():
+    result = vj.lower(mlp, *ARGS, sparsity={1: "64:2:8", 2: "64:2:16"},
+                      quantization={1: "w8a8", 2: "w4a16-g32"})
+    ir = result.ir
+    assert "%arg1: tensor<128x64xi8, #vnm.encoding<v = 64, n = 2, m = 8>>" in ir
+    assert "%arg2: tensor<128xf32>" in ir
+    assert "%arg3: tensor<32x128xi4, #vnm.encoding<v = 64, n = 2, m = 16>>" in ir
+    assert "%arg4: tensor<32x4xf32>" in ir
+    assert ir.count("weight_scales") == 2 and ir.count("input_scales") == 1
+    assert "vnm.quantization" not in ir
+
+
+def test_quantization_needs_sparsity_and_a_valid_choice():
+    with pytest.raises(ValueError, match="quantization names argument 2"):
+        vj.lower(mlp, *ARGS, sparsity={1: "64:2:8"}, quantization={2: "w8a8"})
+    with pytest.raises(vnm.CompileError, match="invalid quantization 'w3a8'"):
+        vj.lower(mlp, *ARGS, sparsity={1: "64:2:8"}, quantization={1: "w3a8"})

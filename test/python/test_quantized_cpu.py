@@ -30,19 +30,6 @@ def _seed():
     return int.from_bytes(os.urandom(4), "little")
 
 
-def _literal(array: np.ndarray, element: str) -> str:
-    """An MLIR dense constant of `array` with element type `element`."""
-    shape = "x".join(map(str, array.shape))
-    if element == "i4":
-        body = np.array2string(array.astype(np.int64), separator=", ", threshold=1 << 30,
-                               max_line_width=1 << 30)
-        return f"dense<{body}> : tensor<{shape}xi4>"
-    numpy_type = {"i8": np.int8, "i32": np.int32, "f32": np.float32, "f16": np.float16,
-                  "bf16": ml_dtypes.bfloat16}[element]
-    data = np.ascontiguousarray(array.astype(numpy_type)).tobytes().hex().upper()
-    return f'dense<"0x{data}"> : tensor<{shape}x{element}>'
-
-
 class Program:
     """A @main built line by line; values are named by the caller."""
 
@@ -51,7 +38,7 @@ class Program:
         self.prints = []
 
     def constant(self, name, array, element):
-        self.lines.append(f"%{name} = arith.constant {_literal(array, element)}")
+        self.lines.append(f"%{name} = arith.constant {cpu_runner.literal(array, element)}")
 
     def runtime(self, name, array, element, dynamic_cols=False):
         """`array` as a value the compiler cannot see through: a copy into a

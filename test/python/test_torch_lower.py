@@ -331,3 +331,83 @@ def test_cpu_run_of_an_encoder_block_matches_torch(tmp_path):
     assert np.abs(reference - dense).max() > 1e-2, f"seed {seed}"
     np.testing.assert_allclose(y, reference, rtol=1e-3, atol=1e-4,
                                err_msg=f"seed {seed}")
+
+
+def test_quantized_mlp_runs_on_the_cpu_against_torch(tmp_path):
+    """quantization= makes the weight arguments quantized V:N:M matrices with
+    their scales next to them; the lowered MLP run on the CPU pipeline
+    matches PyTorch on the same pruned and quantized weights (and the
+    activations of the w8a8 layer quantized per token)."""
+    seed = int.from_bytes(os.urandom(4), "little")
+    generator = torch.Generator().manual_seed(seed)
+    model = mlp()
+    with torch.no_grad():
+        for parameter in model.parameters():
+            parameter.copy_(torch.randn(parameter.shape, generator=generator) * 0.05)
+    x = torch.randn(8, 256, generator=generator)
+    quantization = {"0.weight": "w8a8", "2.weight": "w4a16-g16"}
+    lowering = vt.lower(model, x, sparsity=SPARSITY, quantization=quantization)
+    assert lowering.arguments[1:] == ("0.weight", "0.weight.scales", "2.weight",
+                                      "2.weight.scales")
+    params = dict(model.named_parameters())
+    storages = {}
+    for name, target, group in (("0.weight", "i8", None), ("2.weight", "i4", 16)):
+        weight = params[name].detach().numpy()
+        storage, scales = vf.quantize_weights(weight, SPARSITY[name], target=target,
+                                              group_size=group)
+        storages[name] = (storage, scales if group else scales.reshape(-1), target, group)
+
+    body, marker, resources = lowering.ir.partition("{-#")
+    body = body.replace("func.func @main(", "func.func @model(", 1)
+    rows = x.shape[0]
+    lines = ["func.func private @printMemrefF32(memref<*xf32>)", "func.func @main() {",
+             f"  %x = arith.constant {cpu_runner.literal(x.numpy(), 'f32')}"]
+    args, types = ["%x"], [f"tensor<{rows}x{x.shape[1]}xf32>"]
+    for i, (name, (storage, scales, target, group)) in enumerate(storages.items()):
+        enc = storage.encoding
+        encoded = (f"tensor<{storage.shape[0]}x{storage.shape[1]}x{target}, "
+                   f"#vnm.encoding<v = {enc.v}, n = {enc.n}, m = {enc.m}>>")
+        arrays = ((storage.values, target), (storage.colidx.astype(np.int8), "i8"),
+                  (storage.meta.astype(np.int8), "i8"))
+        array_types = []
+        for j, (array, element) in enumerate(arrays):
+            lines.append(f"  %s{i}_{j} = arith.constant {cpu_runner.literal(array, element)}")
+            array_types.append("tensor<" + "x".join(map(str, array.shape)) + f"x{element}>")
+        lines += [f"  %w{i} = vnm.assemble %s{i}_0, %s{i}_1, %s{i}_2 : "
+                  f"{', '.join(array_types)} -> {encoded}",
+                  f"  %k{i} = arith.constant {cpu_runner.literal(scales, 'f32')}"]
+        args += [f"%w{i}", f"%k{i}"]
+        types += [encoded, "tensor<" + "x".join(map(str, scales.shape)) + "xf32>"]
+    out_type = f"tensor<{rows}x256xf32>"
+    memref = out_type.replace("tensor", "memref")
+    lines += [f"  %y = func.call @model({', '.join(args)}) : ({', '.join(types)}) -> {out_type}",
+              f"  %b = bufferization.to_buffer %y : {out_type} to {memref}",
+              f"  %u = memref.cast %b : {memref} to memref<*xf32>",
+              "  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()", "  return", "}"]
+    end = body.rstrip().rfind("}")
+    driver = body[:end] + "\n".join(lines) + "\n}\n" + marker + resources
+    y = _run_cpu(tmp_path, driver, (rows, 256))
+
+    # PyTorch on the dequantized weights; the first layer's input quantized
+    # per token (a column of spmm's rhs x.T) as vnm.quantize does.
+    x_q, x_s = vf.quantize(np.ascontiguousarray(x.numpy().T), axis=1)
+    x_deq = torch.from_numpy((x_q.astype(np.float32) * x_s).T.copy())
+    with torch.no_grad():
+        for name, (storage, scales, target, group) in storages.items():
+            dequantized = vf.dequantize(vf.decompress(storage), scales.reshape(storage.shape[0], -1),
+                                        target=target, axis=0, group_size=group)
+            params[name].copy_(torch.from_numpy(dequantized))
+        reference = model(x_deq).numpy()
+    np.testing.assert_allclose(y, reference, rtol=1e-4, atol=1e-4, err_msg=f"seed {seed}")
+
+
+def test_quantization_names_only_sparse_weights():
+    with pytest.raises(ValueError, match="quantization names '2.weight'"):
+        vt.lower(mlp(), example(), sparsity={"0.weight": "64:2:8"},
+                 quantization={"2.weight": "w8a8"})
+    with pytest.raises(vnm.CompileError, match="group size 12 is not a multiple"):
+        vt.lower(mlp(), example(), sparsity={"0.weight": "64:2:8"},
+                 quantization={"0.weight": "w8a16-g12"})
+    with pytest.raises(vnm.CompileError, match="no GPU kernel for a quantized spmm"):
+        vt.lower(mlp(), example(), sparsity={"0.weight": "64:2:8"},
+                 quantization={"0.weight": "w8a8"}, target="sm_90")

@@ -114,6 +114,8 @@ LogicalResult VNMDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
                                                    NamedAttribute attribute) {
+  if (attribute.getName() == kQuantizationAttrName)
+    return verifyOperationAttribute(op, attribute);
   if (attribute.getName() != "vnm.encoding")
     return op->emitError() << "unknown vnm argument attribute '"
                            << attribute.getName().getValue() << "'";

@@ -7,6 +7,10 @@
 
 #include "vnm/Dialect/VNM/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/MapVector.h"
+
 #include "vnm/Dialect/VNM/IR/Quantization.h"
 #include "vnm/Dialect/VNM/IR/StorageLayout.h"
 #include "vnm/Dialect/VNM/IR/VNM.h"
@@ -21,10 +25,15 @@ using namespace vnm;
 
 namespace {
 
+/// Where a chosen spmm's weight comes from.
 struct Planned {
   SpmmOp spmm;
-  CompressOp weight;
   QuantizationChoice choice;
+  /// `vnm.compress` of a dense float matrix, quantized in place; or
+  CompressOp weight;
+  /// an encoded argument of a function, retyped to the quantized encoding
+  /// with its scales as the next argument.
+  BlockArgument argument;
 };
 
 /// The choice for `spmm`, an error on it, or nothing (left alone).
@@ -41,8 +50,41 @@ getChoice(SpmmOp spmm, const std::optional<QuantizationChoice> &fallback) {
   return std::optional<QuantizationChoice>(choice);
 }
 
-LogicalResult checkPlan(SpmmOp spmm, const QuantizationChoice &choice,
-                        CompressOp &weight) {
+bool operator!=(const QuantizationChoice &a, const QuantizationChoice &b) {
+  return a.weightBits != b.weightBits ||
+         a.quantizeActivations != b.quantizeActivations ||
+         a.groupSize != b.groupSize;
+}
+
+/// Whether every use of the encoded argument `arg` is an spmm weight and
+/// every use of its function a func.call, which the pass can update.
+LogicalResult checkArgument(SpmmOp spmm, BlockArgument arg, func::FuncOp func) {
+  for (OpOperand &use : arg.getUses()) {
+    auto user = dyn_cast<SpmmOp>(use.getOwner());
+    if (!user || use.get() != user.getLhs() || use.getOperandNumber() != 0)
+      return spmm.emitError("vnm-quantize: cannot quantize the weight "
+                            "argument ")
+             << arg.getArgNumber() << " of @" << func.getSymName()
+             << ": it has a use other than as a vnm.spmm weight ('"
+             << use.getOwner()->getName() << "')";
+  }
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func, func->getParentOp());
+  if (!uses)
+    return spmm.emitError("vnm-quantize: cannot retype argument ")
+           << arg.getArgNumber() << ": the uses of @" << func.getSymName()
+           << " cannot all be found";
+  for (const SymbolTable::SymbolUse &use : *uses)
+    if (!isa<func::CallOp>(use.getUser()))
+      return spmm.emitError("vnm-quantize: cannot retype argument ")
+             << arg.getArgNumber() << ": @" << func.getSymName()
+             << " is used by '" << use.getUser()->getName()
+             << "', which the pass does not update";
+  return success();
+}
+
+LogicalResult checkPlan(Planned &plan) {
+  SpmmOp spmm = plan.spmm;
   auto fail = [&](const Twine &why) {
     return spmm.emitError("vnm-quantize: cannot quantize this vnm.spmm: ")
            << why;
@@ -56,70 +98,135 @@ LogicalResult checkPlan(SpmmOp spmm, const QuantizationChoice &choice,
   if (!isSupportedFloatType(
           cast<RankedTensorType>(spmm.getType()).getElementType()))
     return fail("its result is not a float");
-  weight = spmm.getLhs().getDefiningOp<CompressOp>();
-  if (!weight)
-    return fail("its weight is not vnm.compress of a dense matrix (an "
-                "encoded function argument, say); quantize such a weight "
-                "before the call (vnm.format.quantize_weights) and pass its "
-                "storage and scales");
-  if (choice.groupSize % encoding.getM() != 0)
+  if (plan.choice.groupSize % encoding.getM() != 0)
     return fail(
-        "the group size " + Twine(choice.groupSize) +
+        "the group size " + Twine(plan.choice.groupSize) +
         " is not a multiple of the encoding's M = " + Twine(encoding.getM()));
-  return success();
+  plan.weight = spmm.getLhs().getDefiningOp<CompressOp>();
+  if (plan.weight)
+    return success();
+  auto arg = dyn_cast<BlockArgument>(spmm.getLhs());
+  auto func =
+      arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!func || arg.getOwner() != &func.getBody().front())
+    return fail("its weight is neither vnm.compress of a dense matrix nor a "
+                "function argument");
+  plan.argument = arg;
+  return checkArgument(spmm, arg, func);
 }
 
-void rewrite(Planned plan) {
-  SpmmOp spmm = plan.spmm;
-  const QuantizationChoice &choice = plan.choice;
+/// The quantized storage of a dense float weight, and its scales.
+struct QuantizedWeight {
+  Value encoded, scales;
+};
+
+RankedTensorType getWeightScalesType(RankedTensorType weightType,
+                                     const QuantizationChoice &choice) {
+  SmallVector<int64_t, 2> shape = {weightType.getDimSize(0)};
+  if (choice.groupSize)
+    shape.push_back((weightType.getDimSize(1) + choice.groupSize - 1) /
+                    choice.groupSize);
+  return RankedTensorType::get(shape,
+                               Float32Type::get(weightType.getContext()));
+}
+
+RankedTensorType getQuantizedType(RankedTensorType type,
+                                  const QuantizationChoice &choice) {
+  return type.clone(IntegerType::get(type.getContext(), choice.weightBits));
+}
+
+IntegerAttr getGroupSizeAttr(OpBuilder &b, const QuantizationChoice &choice) {
+  return choice.groupSize ? b.getI64IntegerAttr(choice.groupSize)
+                          : IntegerAttr();
+}
+
+/// Quantizes the kept values of `pruned` (dense, already pruned to
+/// `encoding`) per row and compresses them.
+QuantizedWeight quantizePruned(OpBuilder &b, Location loc, Value pruned,
+                               EncodingAttr encoding,
+                               const QuantizationChoice &choice) {
+  auto denseType = cast<RankedTensorType>(pruned.getType());
+  auto weights = QuantizeOp::create(
+      b, loc,
+      TypeRange{getQuantizedType(denseType, choice),
+                getWeightScalesType(denseType, choice)},
+      pruned, b.getI64IntegerAttr(0), getGroupSizeAttr(b, choice));
+  Value encoded = CompressOp::create(
+      b, loc,
+      RankedTensorType::get(
+          denseType.getShape(),
+          getQuantizedType(denseType, choice).getElementType(), encoding),
+      weights.getQuantized());
+  return {encoded, weights.getScales()};
+}
+
+/// Retypes the encoded argument to the quantized encoding, inserts its
+/// scales as the next argument and quantizes what every call passes.
+QuantizedWeight retypeArgument(BlockArgument arg,
+                               const QuantizationChoice &choice) {
+  auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  unsigned index = arg.getArgNumber();
+  auto encodedType = cast<RankedTensorType>(arg.getType());
+  EncodingAttr encoding = getVNMEncoding(encodedType);
+  auto denseType = RankedTensorType::get(encodedType.getShape(),
+                                         encodedType.getElementType());
+  RankedTensorType scalesType = getWeightScalesType(denseType, choice);
+
+  // Every call quantizes the matrix it passes: decompress gives it pruned.
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func, func->getParentOp());
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto call = cast<func::CallOp>(use.getUser());
+    OpBuilder b(call);
+    Value dense = DecompressOp::create(b, call.getLoc(), denseType,
+                                       call.getOperand(index));
+    QuantizedWeight passed =
+        quantizePruned(b, call.getLoc(), dense, encoding, choice);
+    SmallVector<Value> operands(call.getOperands());
+    operands[index] = passed.encoded;
+    operands.insert(operands.begin() + index + 1, passed.scales);
+    call->setOperands(operands);
+  }
+
+  if (failed(func.insertArgument(index + 1, scalesType,
+                                 DictionaryAttr::get(func.getContext()),
+                                 arg.getLoc())))
+    llvm_unreachable("inserting an argument into a function definition");
+  Type quantizedType = RankedTensorType::get(
+      encodedType.getShape(),
+      getQuantizedType(denseType, choice).getElementType(), encoding);
+  arg.setType(quantizedType);
+  SmallVector<Type> inputs(func.getBody().getArgumentTypes());
+  func.setType(
+      FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
+  return {arg, func.getArgument(index + 1)};
+}
+
+void rewriteSpmm(SpmmOp spmm, const QuantizationChoice &choice,
+                 const QuantizedWeight &weight) {
   OpBuilder b(spmm);
   Location loc = spmm.getLoc();
-  MLIRContext *context = b.getContext();
-  Value dense = plan.weight.getInput();
-  auto denseType = cast<RankedTensorType>(dense.getType());
-  auto lhsType = cast<RankedTensorType>(spmm.getLhs().getType());
-  EncodingAttr encoding = getVNMEncoding(lhsType);
-  int64_t rows = denseType.getDimSize(0), cols = denseType.getDimSize(1);
-  Type f32 = b.getF32Type();
-  Type weightElement = IntegerType::get(context, choice.weightBits);
-
-  Value pruned = PruneOp::create(b, loc, denseType, dense, encoding);
-  SmallVector<int64_t, 2> scaleShape = {rows};
-  IntegerAttr groupSize;
-  if (choice.groupSize) {
-    scaleShape.push_back((cols + choice.groupSize - 1) / choice.groupSize);
-    groupSize = b.getI64IntegerAttr(choice.groupSize);
-  }
-  auto weightScalesType = RankedTensorType::get(scaleShape, f32);
-  auto quantizedType = RankedTensorType::get({rows, cols}, weightElement);
-  auto weights =
-      QuantizeOp::create(b, loc, TypeRange{quantizedType, weightScalesType},
-                         pruned, b.getI64IntegerAttr(0), groupSize);
-  Value encoded = CompressOp::create(
-      b, loc, RankedTensorType::get({rows, cols}, weightElement, encoding),
-      weights.getQuantized());
-
   Value rhs = spmm.getRhs(), inputScales;
   if (choice.quantizeActivations) {
     auto rhsType = cast<RankedTensorType>(rhs.getType());
     auto activations = QuantizeOp::create(
         b, loc,
-        TypeRange{rhsType.clone(b.getI8Type()),
-                  RankedTensorType::get({rhsType.getDimSize(1)}, f32)},
+        TypeRange{
+            rhsType.clone(b.getI8Type()),
+            RankedTensorType::get({rhsType.getDimSize(1)}, b.getF32Type())},
         rhs, b.getI64IntegerAttr(1), IntegerAttr());
     rhs = activations.getQuantized();
     inputScales = activations.getScales();
   }
-  auto quantized = SpmmOp::create(
-      b, loc, spmm.getType(), encoded, rhs, spmm.getAcc(), spmm.getBias(),
-      weights.getScales(), inputScales, spmm.getActivation(), groupSize);
+  auto quantized =
+      SpmmOp::create(b, loc, spmm.getType(), weight.encoded, rhs, spmm.getAcc(),
+                     spmm.getBias(), weight.scales, inputScales,
+                     spmm.getActivation(), getGroupSizeAttr(b, choice));
   for (NamedAttribute attr : spmm->getDiscardableAttrs())
     if (attr.getName() != kQuantizationAttrName)
       quantized->setAttr(attr.getName(), attr.getValue());
   spmm.replaceAllUsesWith(quantized.getResult());
   spmm.erase();
-  if (plan.weight->use_empty())
-    plan.weight.erase();
 }
 
 struct QuantizePass : public vnm::impl::VNMQuantizeBase<QuantizePass> {
@@ -137,8 +244,21 @@ struct QuantizePass : public vnm::impl::VNMQuantizeBase<QuantizePass> {
       }
     }
     SmallVector<Planned> plans;
+    // The choice each argument is quantized with (all its spmm ops agree).
+    llvm::MapVector<BlockArgument, QuantizationChoice> arguments;
     bool failed = false;
     module.walk([&](Operation *op) {
+      if (auto func = dyn_cast<func::FuncOp>(op)) {
+        for (unsigned i = 0; i < func.getNumArguments(); ++i)
+          if (func.getArgAttr(i, kQuantizationAttrName)) {
+            func.emitError("vnm-quantize: argument ")
+                << i
+                << " has 'vnm.quantization' but no 'vnm.encoding' "
+                   "(vnm-sparsify takes both)";
+            failed = true;
+          }
+        return;
+      }
       auto spmm = dyn_cast<SpmmOp>(op);
       if (!spmm) {
         if (op->hasAttr(kQuantizationAttrName)) {
@@ -157,17 +277,65 @@ struct QuantizePass : public vnm::impl::VNMQuantizeBase<QuantizePass> {
       }
       if (!*choice)
         return;
-      CompressOp weight;
-      if (mlir::failed(checkPlan(spmm, **choice, weight))) {
+      Planned plan{spmm, **choice, CompressOp(), BlockArgument()};
+      if (mlir::failed(checkPlan(plan))) {
         failed = true;
         return;
       }
-      plans.push_back({spmm, weight, **choice});
+      if (plan.argument) {
+        auto [it, inserted] = arguments.try_emplace(plan.argument, plan.choice);
+        if (!inserted && it->second != plan.choice) {
+          spmm.emitError("vnm-quantize: the weight argument ")
+              << plan.argument.getArgNumber()
+              << " is read by vnm.spmm ops with different quantizations";
+          failed = true;
+          return;
+        }
+      }
+      plans.push_back(plan);
     });
+    // An argument is retyped only if every spmm reading it is quantized
+    // (checked once the choices themselves are consistent).
+    if (!failed) {
+      for (auto &[arg, choice] : arguments) {
+        for (Operation *user : arg.getUsers()) {
+          if (llvm::any_of(plans,
+                           [&](const Planned &p) { return p.spmm == user; }))
+            continue;
+          user->emitError("vnm-quantize: the weight argument ")
+              << arg.getArgNumber()
+              << " is quantized for another vnm.spmm, but this one has no "
+                 "quantization";
+          failed = true;
+        }
+      }
+    }
     if (failed)
       return signalPassFailure();
-    for (Planned &plan : plans)
-      rewrite(plan);
+
+    llvm::DenseMap<BlockArgument, QuantizedWeight> retyped;
+    for (auto &[arg, choice] : arguments)
+      retyped[arg] = retypeArgument(arg, choice);
+    for (Planned &plan : plans) {
+      QuantizedWeight weight;
+      if (plan.argument) {
+        weight = retyped[plan.argument];
+      } else {
+        OpBuilder b(plan.spmm);
+        Location loc = plan.spmm.getLoc();
+        Value dense = plan.weight.getInput();
+        Value pruned =
+            PruneOp::create(b, loc, dense.getType(), dense,
+                            getVNMEncoding(plan.spmm.getLhs().getType()));
+        weight = quantizePruned(b, loc, pruned,
+                                getVNMEncoding(plan.spmm.getLhs().getType()),
+                                plan.choice);
+      }
+      CompressOp compress = plan.weight;
+      rewriteSpmm(plan.spmm, plan.choice, weight);
+      if (compress && compress->use_empty())
+        compress.erase();
+    }
     numQuantized += plans.size();
   }
 };

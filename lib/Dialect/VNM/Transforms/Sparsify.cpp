@@ -248,6 +248,8 @@ struct WeightArgument {
   func::FuncOp func;
   BlockArgument arg;
   EncodingAttr encoding;
+  /// The argument's `vnm.quantization`, for the spmm ops reading it.
+  Attribute quantization;
   /// Already reported as unusable; its matmuls are not looked at.
   bool invalid = false;
   /// The matmul inputs reading it as the weight, with whether each holds it
@@ -360,6 +362,8 @@ void SparsifyPass::collectArguments() {
       weight.func = func;
       weight.arg = arg;
       weight.encoding = dyn_cast<EncodingAttr>(attr);
+      weight.quantization =
+          func.getArgAttr(arg.getArgNumber(), kQuantizationAttrName);
       auto type = dyn_cast<RankedTensorType>(arg.getType());
       if (!weight.encoding) {
         emitArgumentError(weight)
@@ -584,6 +588,7 @@ void SparsifyPass::rewriteArgument(WeightArgument &weight) {
   Location loc = arg.getLoc();
   auto denseType = cast<RankedTensorType>(arg.getType());
   func.removeArgAttr(index, kEncodingAttrName);
+  func.removeArgAttr(index, kQuantizationAttrName);
   OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
 
   if (!weight.retype) {
@@ -682,7 +687,10 @@ void SparsifyPass::rewriteMatmul(const Rewrite &rewrite) {
   Value init = op.getDpsInits().front();
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   Value acc = isZeroInit(init) ? Value() : init;
+  // The op's own choice, else its weight argument's.
   Attribute quantization = op->getAttr(kQuantizationAttrName);
+  if (!quantization && rewrite.argument)
+    quantization = arguments[*rewrite.argument].quantization;
   auto getEncoded = [&](std::optional<int64_t> batch) {
     if (rewrite.argument)
       return arguments[*rewrite.argument].encoded[layout.transposeWeight];

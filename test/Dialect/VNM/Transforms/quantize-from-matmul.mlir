@@ -19,3 +19,20 @@ func.func @from_matmul(%x: tensor<32x?xf32>) -> tensor<64x?xf32> {
       ins(%w, %x : tensor<64x32xf32>, tensor<32x?xf32>) outs(%init : tensor<64x?xf32>) -> tensor<64x?xf32>
   return %y : tensor<64x?xf32>
 }
+
+// An annotated weight argument: vnm-sparsify gives it the encoded type and
+// its choice to the spmm; vnm-quantize gives it the quantized encoding and
+// its scales as the next argument.
+// CHECK-LABEL: func @from_argument
+// CHECK-SAME: (%{{.*}}: tensor<32x?xf32>, %[[W:.*]]: tensor<64x32xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, %[[S:.*]]: tensor<64xf32>)
+// CHECK-NOT: vnm.quantization
+// CHECK: vnm.spmm %[[W]], %{{.*}} weight_scales(%[[S]] : tensor<64xf32>) : tensor<64x32xi8, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<32x?xf32> -> tensor<64x?xf32>
+func.func @from_argument(%x: tensor<32x?xf32>, %w: tensor<64x32xf32> {vnm.encoding = #vnm.encoding<v = 64, n = 2, m = 8>, vnm.quantization = "w8a16"}) -> tensor<64x?xf32> {
+  %c0 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<32x?xf32>
+  %e = tensor.empty(%n) : tensor<64x?xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x?xf32>) -> tensor<64x?xf32>
+  %y = linalg.matmul ins(%w, %x : tensor<64x32xf32>, tensor<32x?xf32>) outs(%init : tensor<64x?xf32>) -> tensor<64x?xf32>
+  return %y : tensor<64x?xf32>
+}

@@ -5,11 +5,39 @@
 // DEFAULT: vnm-quantize: default: invalid quantization 'w3a8': unknown form 'w3a8'
 
 #enc = #vnm.encoding<v = 64, n = 2, m = 8>
-// An encoded argument: the caller quantizes it.
-func.func @argument(%w: tensor<128x64xf16, #enc>, %x: tensor<64x4xf16>) -> tensor<128x4xf32> {
-  // expected-error @+1 {{vnm-quantize: cannot quantize this vnm.spmm: its weight is not vnm.compress of a dense matrix (an encoded function argument, say); quantize such a weight before the call (vnm.format.quantize_weights) and pass its storage and scales}}
+// An encoded argument with another use: it cannot be retyped.
+func.func @argument_used_elsewhere(%w: tensor<128x64xf16, #enc>, %x: tensor<64x4xf16>) -> tensor<128x4xf32> {
+  // expected-error @+1 {{vnm-quantize: cannot quantize the weight argument 0 of @argument_used_elsewhere: it has a use other than as a vnm.spmm weight ('vnm.decompress')}}
   %y = vnm.spmm %w, %x {vnm.quantization = "w8a8"} : tensor<128x64xf16, #enc>, tensor<64x4xf16> -> tensor<128x4xf32>
+  %d = vnm.decompress %w : tensor<128x64xf16, #enc> -> tensor<128x64xf16>
   return %y : tensor<128x4xf32>
+}
+
+// -----
+
+#enc = #vnm.encoding<v = 64, n = 2, m = 8>
+func.func @argument_two_choices(%w: tensor<128x64xf16, #enc>, %x: tensor<64x4xf16>) -> (tensor<128x4xf32>, tensor<128x4xf32>) {
+  %y = vnm.spmm %w, %x {vnm.quantization = "w8a8"} : tensor<128x64xf16, #enc>, tensor<64x4xf16> -> tensor<128x4xf32>
+  // expected-error @+1 {{vnm-quantize: the weight argument 0 is read by vnm.spmm ops with different quantizations}}
+  %z = vnm.spmm %w, %x {vnm.quantization = "w4a8"} : tensor<128x64xf16, #enc>, tensor<64x4xf16> -> tensor<128x4xf32>
+  return %y, %z : tensor<128x4xf32>, tensor<128x4xf32>
+}
+
+// -----
+
+#enc = #vnm.encoding<v = 64, n = 2, m = 8>
+func.func @argument_partly(%w: tensor<128x64xf16, #enc>, %x: tensor<64x4xf16>) -> (tensor<128x4xf32>, tensor<128x4xf32>) {
+  %y = vnm.spmm %w, %x {vnm.quantization = "w8a8"} : tensor<128x64xf16, #enc>, tensor<64x4xf16> -> tensor<128x4xf32>
+  // expected-error @+1 {{vnm-quantize: the weight argument 0 is quantized for another vnm.spmm, but this one has no quantization}}
+  %z = vnm.spmm %w, %x : tensor<128x64xf16, #enc>, tensor<64x4xf16> -> tensor<128x4xf32>
+  return %y, %z : tensor<128x4xf32>, tensor<128x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{vnm-quantize: argument 0 has 'vnm.quantization' but no 'vnm.encoding' (vnm-sparsify takes both)}}
+func.func @argument_without_encoding(%w: tensor<128x64xf16> {vnm.quantization = "w8a8"}) {
+  return
 }
 
 // -----

@@ -41,3 +41,30 @@ func.func @no_choice(%w: tensor<128x40xf16>, %x: tensor<40x4xf16>) -> tensor<128
   %y = vnm.spmm %c, %x : tensor<128x40xf16, #enc>, tensor<40x4xf16> -> tensor<128x4xf16>
   return %y : tensor<128x4xf16>
 }
+
+// -----
+
+// An encoded weight argument takes the quantized encoding and its scales
+// as the next argument; calls quantize what they pass.
+#enc = #vnm.encoding<v = 64, n = 2, m = 8>
+
+// CHECK-LABEL: func @argument
+// CHECK-SAME: (%{{.*}}: tensor<64x?xf16>, %[[W:.*]]: tensor<128x64xi4, #vnm.encoding<v = 64, n = 2, m = 8>>, %[[S:.*]]: tensor<128x4xf32>, %{{.*}}: tensor<4xf32>)
+// CHECK: vnm.spmm %[[W]], %{{.*}} weight_scales(%[[S]] : tensor<128x4xf32>) {group_size = 16 : i64}
+// CHECK: vnm.spmm %[[W]], %{{.*}} weight_scales(%[[S]] : tensor<128x4xf32>) {group_size = 16 : i64}
+func.func @argument(%x: tensor<64x?xf16>, %w: tensor<128x64xf16, #enc>, %u: tensor<4xf32>) -> (tensor<128x?xf32>, tensor<128x?xf32>) {
+  %y = vnm.spmm %w, %x {vnm.quantization = "w4a16-g16"} : tensor<128x64xf16, #enc>, tensor<64x?xf16> -> tensor<128x?xf32>
+  %z = vnm.spmm %w, %x {vnm.quantization = "w4a16-g16"} : tensor<128x64xf16, #enc>, tensor<64x?xf16> -> tensor<128x?xf32>
+  return %y, %z : tensor<128x?xf32>, tensor<128x?xf32>
+}
+
+// CHECK-LABEL: func @caller
+// CHECK-SAME: (%[[X:.*]]: tensor<64x?xf16>, %[[E:.*]]: tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, %[[U:.*]]: tensor<4xf32>)
+// CHECK: %[[D:.*]] = vnm.decompress %[[E]]
+// CHECK: %[[Q:.*]], %[[QS:.*]] = vnm.quantize %[[D]] {axis = 0 : i64, group_size = 16 : i64} : tensor<128x64xf16> -> tensor<128x64xi4>, tensor<128x4xf32>
+// CHECK: %[[C:.*]] = vnm.compress %[[Q]]
+// CHECK: call @argument(%[[X]], %[[C]], %[[QS]], %[[U]]) : (tensor<64x?xf16>, tensor<128x64xi4, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<128x4xf32>, tensor<4xf32>)
+func.func @caller(%x: tensor<64x?xf16>, %e: tensor<128x64xf16, #enc>, %u: tensor<4xf32>) -> tensor<128x?xf32> {
+  %y, %z = func.call @argument(%x, %e, %u) : (tensor<64x?xf16>, tensor<128x64xf16, #enc>, tensor<4xf32>) -> (tensor<128x?xf32>, tensor<128x?xf32>)
+  return %y : tensor<128x?xf32>
+}

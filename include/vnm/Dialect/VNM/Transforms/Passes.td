@@ -136,10 +136,12 @@ def VNMQuantize : Pass<"vnm-quantize", "mlir::ModuleOp"> {
   let summary = "Quantize the weights (and activations) of vnm.spmm ops";
   let description = [{
     Rewrites a `vnm.spmm` whose weight is `vnm.compress` of a dense float
-    matrix (what `vnm-sparsify` produces for constant weights) into its
-    quantized form (docs/spec.md, "Quantized spmm"). The choice comes from
-    the op's `vnm.quantization` attribute (carried over from the matmul by
-    `vnm-sparsify`), else from `default`; ops with neither stay as they are.
+    matrix (what `vnm-sparsify` produces for constant weights) or an encoded
+    function argument (an annotated weight argument) into its quantized
+    form (docs/spec.md, "Quantized spmm"). The choice comes from the op's
+    `vnm.quantization` attribute (carried over by `vnm-sparsify` from the
+    matmul or from the weight argument's own `vnm.quantization`), else from
+    `default`; ops with neither stay as they are.
     A choice is `w8a8`, `w4a8`, `w8a16` or `w4a16`, optionally with
     `-g<group size>` (a multiple of the encoding's M):
 
@@ -150,6 +152,10 @@ def VNMQuantize : Pass<"vnm-quantize", "mlir::ModuleOp"> {
       through the format library;
     * `a8`: the activations (spmm's rhs) are quantized at run time with one
       scale per column (per token): `vnm.quantize {axis = 1}`;
+    * an encoded argument takes the quantized encoding (the caller passes
+      `vnm.format.quantize_weights`' storage) and its f32 scales as a new
+      argument right after it; `func.call`s in the module quantize what
+      they pass (`vnm.decompress`, `vnm.quantize`, `vnm.compress`);
     * the spmm takes the scales and keeps its result type, accumulator,
       bias and activation.
 
@@ -170,10 +176,11 @@ def VNMQuantize : Pass<"vnm-quantize", "mlir::ModuleOp"> {
 
     Errors (the pass fails and rewrites nothing): a malformed `default`; a
     group size that is not a multiple of M; a chosen spmm whose weight is
-    not `vnm.compress` of a float matrix (an encoded function argument,
-    say: quantize it before the call with `vnm.format.quantize_weights` and
-    pass its storage and scales), that already is quantized, or whose
-    result is not a float; `vnm.quantization` on any other op.
+    neither, that already is quantized, or whose result is not a float; a
+    weight argument with another use than spmm weights, read with two
+    choices or by an spmm without one, or whose function is referenced
+    other than by `func.call`; `vnm.quantization` on any other op or on an
+    argument without `vnm.encoding`.
   }];
   let options = [
     Option<"defaultChoice", "default", "std::string", /*default=*/"",
