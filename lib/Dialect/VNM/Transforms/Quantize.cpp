@@ -50,12 +50,6 @@ getChoice(SpmmOp spmm, const std::optional<QuantizationChoice> &fallback) {
   return std::optional<QuantizationChoice>(choice);
 }
 
-bool operator!=(const QuantizationChoice &a, const QuantizationChoice &b) {
-  return a.weightBits != b.weightBits ||
-         a.quantizeActivations != b.quantizeActivations ||
-         a.groupSize != b.groupSize;
-}
-
 /// Whether every use of the encoded argument `arg` is an spmm weight and
 /// every use of its function a func.call, which the pass can update.
 LogicalResult checkArgument(SpmmOp spmm, BlockArgument arg, func::FuncOp func) {
@@ -249,14 +243,19 @@ struct QuantizePass : public vnm::impl::VNMQuantizeBase<QuantizePass> {
     bool failed = false;
     module.walk([&](Operation *op) {
       if (auto func = dyn_cast<func::FuncOp>(op)) {
-        for (unsigned i = 0; i < func.getNumArguments(); ++i)
-          if (func.getArgAttr(i, kQuantizationAttrName)) {
-            func.emitError("vnm-quantize: argument ")
-                << i
-                << " has 'vnm.quantization' but no 'vnm.encoding' "
-                   "(vnm-sparsify takes both)";
-            failed = true;
-          }
+        // vnm-sparsify moves an argument's choice to its spmm ops.
+        for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+          if (!func.getArgAttr(i, kQuantizationAttrName))
+            continue;
+          InFlightDiagnostic diag = func.emitError("vnm-quantize: argument ")
+                                    << i << " has 'vnm.quantization' ";
+          if (func.getArgAttr(i, "vnm.encoding"))
+            diag << "and 'vnm.encoding': run vnm-sparsify first, which "
+                    "hands the choice to the spmm ops reading it";
+          else
+            diag << "but no 'vnm.encoding' (vnm-sparsify takes both)";
+          failed = true;
+        }
         return;
       }
       auto spmm = dyn_cast<SpmmOp>(op);
@@ -324,12 +323,10 @@ struct QuantizePass : public vnm::impl::VNMQuantizeBase<QuantizePass> {
         OpBuilder b(plan.spmm);
         Location loc = plan.spmm.getLoc();
         Value dense = plan.weight.getInput();
+        EncodingAttr encoding = getVNMEncoding(plan.spmm.getLhs().getType());
         Value pruned =
-            PruneOp::create(b, loc, dense.getType(), dense,
-                            getVNMEncoding(plan.spmm.getLhs().getType()));
-        weight = quantizePruned(b, loc, pruned,
-                                getVNMEncoding(plan.spmm.getLhs().getType()),
-                                plan.choice);
+            PruneOp::create(b, loc, dense.getType(), dense, encoding);
+        weight = quantizePruned(b, loc, pruned, encoding, plan.choice);
       }
       CompressOp compress = plan.weight;
       rewriteSpmm(plan.spmm, plan.choice, weight);

@@ -77,3 +77,11 @@ func.func @bad_attribute(%w: tensor<128x64xf16>, %x: tensor<64x4xf16>) -> tensor
   %y = vnm.spmm %c, %x {vnm.quantization = "w8a8-g"} : tensor<128x64xf16, #enc>, tensor<64x4xf16> -> tensor<128x4xf32>
   return %y : tensor<128x4xf32>
 }
+
+// -----
+
+#enc = #vnm.encoding<v = 64, n = 2, m = 8>
+// expected-error @+1 {{vnm-quantize: argument 0 has 'vnm.quantization' and 'vnm.encoding': run vnm-sparsify first, which hands the choice to the spmm ops reading it}}
+func.func @argument_not_sparsified(%w: tensor<128x64xf16> {vnm.encoding = #enc, vnm.quantization = "w8a8"}) {
+  return
+}

@@ -30,6 +30,15 @@ struct QuantizationChoice {
   bool quantizeActivations = false;
   /// 0: one scale per row; else the group size along K.
   int64_t groupSize = 0;
+
+  bool operator==(const QuantizationChoice &other) const {
+    return weightBits == other.weightBits &&
+           quantizeActivations == other.quantizeActivations &&
+           groupSize == other.groupSize;
+  }
+  bool operator!=(const QuantizationChoice &other) const {
+    return !(*this == other);
+  }
 };
 
 /// Parses "w8a8", "w4a16-g128", ...; on failure `error` says why.
