@@ -90,7 +90,10 @@ vnmCompilerGetDiagnosticMessage(VnmCompiler compiler, intptr_t pos);
 /// number), into a new module and verifies it. Top-level ops other than one
 /// builtin.module are wrapped into a new builtin.module. `sourceName` names
 /// the buffer in diagnostic locations ("<source>" if empty). On failure
-/// `*module` is null.
+/// `*module` is null. Parsing runs under LLVM's crash recovery (some
+/// upstream op parsers crash on malformed text): such a crash fails the call
+/// with "the MLIR parser crashed" and the parser's diagnostics; the memory
+/// the parser held is leaked.
 VNM_CAPI_EXPORTED VnmStatus vnmModuleParse(VnmCompiler compiler,
                                            VnmStringRef source,
                                            VnmStringRef sourceName,

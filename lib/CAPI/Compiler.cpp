@@ -270,8 +270,19 @@ VnmStatus vnmModuleParse(VnmCompiler compiler, VnmStringRef source,
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
 
+  // Parsers of upstream ops can crash on malformed text (MLIR 22's
+  // linalg.transpose dereferences a null attribute when `permutation =` is
+  // not followed by an array), so parsing runs under crash recovery as the
+  // pass pipelines do.
   ParserConfig config(&impl->getContext());
-  OwningOpRef<ModuleOp> op = parseSourceFile<ModuleOp>(sourceMgr, config);
+  OwningOpRef<ModuleOp> op;
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  if (!recovery.RunSafelyOnThread(
+          [&] { op = parseSourceFile<ModuleOp>(sourceMgr, config); }))
+    return impl->fail("the MLIR parser crashed on '" + name +
+                      "' (malformed input that an upstream op's parser does "
+                      "not reject cleanly); nothing was parsed");
   if (!op)
     return impl->fail("failed to parse '" + name + "'");
   *module = VnmModule{new Module{impl, std::move(sourceMgr), std::move(op)}};

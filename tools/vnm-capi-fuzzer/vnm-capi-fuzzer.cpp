@@ -4,9 +4,10 @@
 // bytecode. The target parses and verifies it through vnmModuleParse, runs
 // the chosen pipeline (verification included) and prints the result, as a
 // frontend would. Diagnostics are the expected outcome of malformed input;
-// a crash, a sanitizer report, a hang (libFuzzer's -timeout) or a pipeline
-// crash that the C API recovered from are findings. The seed corpus is cut
-// from the lit tests (scripts/fuzz_corpus.py).
+// a crash, a sanitizer report, a hang (libFuzzer's -timeout) or a parser or
+// pipeline crash that the C API recovered from are findings; known upstream
+// parser crashes are skipped (hitsKnownUpstreamParserCrash). The seed corpus is
+// cut from the lit tests (scripts/fuzz_corpus.py).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 namespace {
 
@@ -44,13 +46,79 @@ bool contains(VnmStringRef text, const char *needle) {
   return false;
 }
 
+/// Whether `text` at `pos` holds a well-formed `= [i, j, ...]`.
+bool isIntegerArrayAt(VnmStringRef text, size_t pos) {
+  auto skipSpaces = [&] {
+    while (pos < text.length &&
+           (text.data[pos] == ' ' || text.data[pos] == '\n' ||
+            text.data[pos] == '\t'))
+      ++pos;
+  };
+  auto expect = [&](char c) {
+    skipSpaces();
+    if (pos >= text.length || text.data[pos] != c)
+      return false;
+    ++pos;
+    return true;
+  };
+  if (!expect('=') || !expect('['))
+    return false;
+  skipSpaces();
+  if (pos < text.length && text.data[pos] == ']')
+    return true;
+  while (true) {
+    skipSpaces();
+    if (pos < text.length && text.data[pos] == '-')
+      ++pos;
+    size_t digits = pos;
+    while (pos < text.length && text.data[pos] >= '0' && text.data[pos] <= '9')
+      ++pos;
+    if (pos == digits)
+      return false;
+    if (expect(']'))
+      return true;
+    if (!expect(','))
+      return false;
+  }
+}
+
+/// Whether `text` at `pos` holds `=` followed by anything but a
+/// well-formed `[i, j, ...]`.
+bool isMalformedArrayAssignmentAt(VnmStringRef text, size_t pos) {
+  size_t at = pos;
+  while (at < text.length && (text.data[at] == ' ' || text.data[at] == '\t'))
+    ++at;
+  if (at >= text.length || text.data[at] != '=')
+    return false;
+  return !isIntegerArrayAt(text, pos);
+}
+
+/// Upstream parser crashes that vnm cannot fix, skipped so that the fuzzer
+/// goes on looking for new ones: MLIR 22's parsers of linalg.transpose,
+/// linalg.broadcast and linalg.reduce dereference a null attribute when
+/// `permutation =` or `dimensions =` is not followed by a well-formed
+/// integer array (Debian's mlir-opt-22 crashes on them too). The C API
+/// recovers from these crashes (test_crash_recovery.py); recovery leaks the
+/// parser's memory, which LeakSanitizer would report.
+bool hitsKnownUpstreamParserCrash(VnmStringRef text) {
+  for (const char *keyword : {"permutation", "dimensions"}) {
+    size_t length = std::strlen(keyword);
+    for (size_t i = 0; i + length <= text.length; ++i)
+      if (std::memcmp(text.data + i, keyword, length) == 0 &&
+          isMalformedArrayAssignmentAt(text, i + length))
+        return true;
+  }
+  return false;
+}
+
 /// A status the C API returns for a recovered crash names a reproducer;
 /// for the fuzzer that is a finding like any other crash.
 void checkNotCrashed(VnmStatus status) {
   if (vnmStatusIsOk(status))
     return;
   VnmStringRef message = vnmStatusGetMessage(status);
-  if (contains(message, "' crashed;")) {
+  if (contains(message, "' crashed;") ||
+      contains(message, "the MLIR parser crashed")) {
     std::fprintf(stderr, "vnm-capi-fuzzer: %.*s\n", (int)message.length,
                  message.data);
     std::abort();
@@ -67,11 +135,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static VnmCompiler compiler = vnmCompilerCreate();
   const char *pipeline = kPipelines[data[0] % kNumPipelines];
   VnmStringRef source{reinterpret_cast<const char *>(data + 1), size - 1};
+  if (hitsKnownUpstreamParserCrash(source))
+    return 0;
 
   VnmModule module{nullptr};
   VnmStatus parsed = vnmModuleParse(
       compiler, source, vnmStringRefCreateFromCString("fuzz-input"), &module);
   if (!vnmStatusIsOk(parsed)) {
+    checkNotCrashed(parsed);
     vnmStatusDestroy(parsed);
     return 0;
   }
