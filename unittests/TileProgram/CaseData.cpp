@@ -44,8 +44,16 @@ double activate(const std::string &activation, double x) {
 
 } // namespace
 
+namespace {
+int64_t bytesOf(const std::string &type) {
+  if (type == "f32" || type == "i32")
+    return 4;
+  return type == "i8" ? 1 : 2;
+}
+} // namespace
+
 ElementBuffer::ElementBuffer(const std::string &type, int64_t size)
-    : type(type), count(size), elementBytes(type == "f32" ? 4 : 2),
+    : type(type), count(size), elementBytes(bytesOf(type)),
       bytes(size * elementBytes) {}
 
 uint32_t ElementBuffer::bits(int64_t i) const {
@@ -64,12 +72,19 @@ double ElementBuffer::get(int64_t i) const {
     return format::f16BitsToFloat(static_cast<uint16_t>(b));
   if (type == "bf16")
     return format::bf16BitsToFloat(static_cast<uint16_t>(b));
+  if (type == "i8")
+    return static_cast<int8_t>(b);
+  if (type == "i32")
+    return static_cast<int32_t>(b);
   float f;
   std::memcpy(&f, &b, 4);
   return f;
 }
 
 void ElementBuffer::set(int64_t i, double value) {
+  // Integer elements take integral values (in range: callers make them so).
+  if (type == "i8" || type == "i32")
+    return setBits(i, static_cast<uint32_t>(static_cast<int64_t>(value)));
   float f = static_cast<float>(value);
   if (type == "f16")
     return setBits(i, format::floatToF16Bits(f));
@@ -85,11 +100,15 @@ uint32_t ElementBuffer::poisonBits() const {
     return 0x7d5a;
   if (type == "bf16")
     return 0x7fa5;
+  // i8: -128, which no symmetric quantization produces.
+  if (type == "i8")
+    return 0x80;
   return 0x7fa5a5a5;
 }
 
 CaseData::CaseData(const SpmmCase &c)
-    : fragValues(c.element, 0), rhs(c.element, c.cols * c.ldb()),
+    : fragValues(c.element, 0),
+      rhs(c.element, (c.integer() ? c.n : c.cols) * c.ldb()),
       out(c.result, c.rows * c.ldc() + c.ldc() + 64), bias(c.result, c.rows) {
   guardElements = out.size() - c.rows * c.ldc();
 }
@@ -114,11 +133,17 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
                      "getStorageShape"))
     return std::move(error);
 
+  // Integers of the symmetric i8 range, and positive scales.
+  std::uniform_int_distribution<int> int8(-127, 127);
+  std::uniform_int_distribution<int> int16(-30000, 30000);
+  std::uniform_real_distribution<double> scale(1.0 / 512, 1.0 / 32);
+  auto draw = [&] { return c.integer() ? int8(rng) : uniform(rng); };
+
   // A: dense random, pruned and compressed by the format library, packed
   // into fragments; `pruned` is what the kernel must multiply by.
   ElementBuffer dense(c.element, rows * cols), pruned(c.element, rows * cols);
   for (int64_t i = 0; i < dense.size(); ++i)
-    dense.set(i, uniform(rng));
+    dense.set(i, draw());
   if (llvm::Error error = fromStatus(format::prune(encoding, type, dense.data(),
                                                    rows, cols, pruned.data()),
                                      "prune"))
@@ -143,15 +168,25 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
   std::memcpy(data.colidxWords.data(), colidx.data(), colidx.size());
 
   // B: K x N inside a pitch of ldb, poison in the pitch's padding (the
-  // kernel must not read it).
+  // kernel must not read it). i8: token-major x[N][K] inside a pitch of
+  // ldb; the padding's poison (-128) is read where a 16-byte chunk
+  // straddles K, and A's zero padding must cancel it.
+  auto rhsIndex = [&](int64_t k, int64_t j) {
+    return c.integer() ? j * c.ldb() + k : k * c.ldb() + j;
+  };
+  for (int64_t i = 0; i < data.rhs.size(); ++i)
+    data.rhs.setBits(i, data.rhs.poisonBits());
   for (int64_t k = 0; k < cols; ++k)
-    for (int64_t j = 0; j < c.ldb(); ++j) {
-      int64_t i = k * c.ldb() + j;
-      if (j < n)
-        data.rhs.set(i, uniform(rng));
-      else
-        data.rhs.setBits(i, data.rhs.poisonBits());
-    }
+    for (int64_t j = 0; j < n; ++j)
+      data.rhs.set(rhsIndex(k, j), draw());
+  if (c.quantized()) {
+    data.weightScales.resize(rows);
+    data.inputScales.resize(n);
+    for (float &s : data.weightScales)
+      s = static_cast<float>(scale(rng));
+    for (float &s : data.inputScales)
+      s = static_cast<float>(scale(rng));
+  }
   // Y: poison everywhere, the previous result inside R x N when the kernel
   // accumulates.
   for (int64_t i = 0; i < data.out.size(); ++i)
@@ -160,11 +195,13 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
   if (c.accumulate)
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < n; ++j) {
-        data.out.set(r * c.ldc() + j, uniform(rng));
+        data.out.set(r * c.ldc() + j,
+                     c.result == "i32" ? int16(rng) : uniform(rng));
         previous[r * n + j] = data.out.get(r * c.ldc() + j);
       }
-  for (int64_t r = 0; r < rows; ++r)
-    data.bias.set(r, uniform(rng));
+  if (c.result != "i32")
+    for (int64_t r = 0; r < rows; ++r)
+      data.bias.set(r, uniform(rng));
 
   // The reference in float64, and an error bound for f32 accumulation
   // (K + a few rounding steps of 2^-24, relative to the sum of magnitudes)
@@ -182,9 +219,20 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
     for (int64_t j = 0; j < n; ++j) {
       double sum = 0, magnitude = 0;
       for (auto [k, a] : kept) {
-        double term = a * data.rhs.get(k * c.ldb() + j);
+        double term = a * data.rhs.get(rhsIndex(k, j));
         sum += term;
         magnitude += std::fabs(term);
+      }
+      if (c.result == "i32") {
+        // Integer sums are exact (far from i32's range here).
+        data.expected[r * n + j] = sum + previous[r * n + j];
+        continue;
+      }
+      if (c.quantized()) {
+        // The i32 sum is exact and converts to f32 exactly (below 2^24);
+        // the two f32 scale products round once each.
+        sum *= static_cast<double>(data.weightScales[r]) * data.inputScales[j];
+        magnitude = 4 * std::fabs(sum);
       }
       double x = sum + previous[r * n + j];
       magnitude += std::fabs(previous[r * n + j]);

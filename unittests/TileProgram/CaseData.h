@@ -21,7 +21,7 @@
 
 namespace vnm::tile_test {
 
-/// A flat buffer of f16, bf16 (bit patterns) or f32 elements.
+/// A flat buffer of f16, bf16 (bit patterns), f32, i8 or i32 elements.
 class ElementBuffer {
 public:
   ElementBuffer(const std::string &type, int64_t size);
@@ -48,6 +48,8 @@ struct CaseData {
   // Kernel inputs.
   ElementBuffer fragValues, rhs, out, bias;
   std::vector<uint32_t> fragMeta, colidxWords;
+  /// The quantized (W8A8) cases' per-row weight and per-token input scales.
+  std::vector<float> weightScales, inputScales;
   // The reference (R x N) and a bound on the rounding error of each element.
   std::vector<double> expected, tolerance;
   /// Elements of `out` past R x ldc that must stay untouched.

@@ -45,8 +45,9 @@ private:
             const std::string &colloc) {
     if (c.m == 4) {
       std::string row = binary("muli", pair, constant(64));
+      std::string rowBound = constant(c.cols);
       body << "    vnm_gpu.copy_tile %rhs[" << row << ", %col] bounds("
-           << c.cols << ", %n) ld(%ldb) into %ring[" << slot
+           << rowBound << ", %n) ld(%ldb) into %ring[" << slot
            << "] {layout = " << copyLayout() << "} : memref<?x" << c.element
            << ">, !ring\n";
       return;

@@ -87,6 +87,34 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     }
     ++family;
   }
+  // W8A8: the i8 kernels (M = 4) on token-major activations, exact i32
+  // results and dequantized float results.
+  const char *integerResults[] = {"i32", "f16", "bf16", "f32", "f16"};
+  for (int64_t v : {16, 64, 128})
+    for (int i = 0; i < 5; ++i) {
+      SpmmCase c;
+      c.v = v;
+      c.m = 4;
+      c.element = "i8";
+      c.result = integerResults[(i + v / 16) % 5];
+      c.stages = 2 + i;
+      c.blockRows = i % 2 == 0 ? 128 : 64;
+      c.warpRows = i % 2 == 1 || i == 4 ? 64 : 32;
+      c.warpsN = i % 2 == 1 ? 4 : 2;
+      c.accumulate = i % 2 == 0;
+      bool floatResult = c.result != "i32";
+      c.bias = floatResult && i % 2 == 1;
+      c.activation = floatResult ? activations[(i + v / 16) % 3] : "none";
+      c.rows = 190 + 37 * i + v / 16;
+      c.cols = 64 * (pairs[i] - 1) + 32 + 3 + 8 * (i % 2);
+      c.n = 120 + 41 * i;
+      if (i == 2) {
+        c.extraLdb = 16;
+        c.extraLdc = 16;
+      }
+      c.source = ProgramSource::Generated;
+      cases.push_back(c);
+    }
   return cases;
 }
 

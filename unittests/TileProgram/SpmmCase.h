@@ -30,8 +30,11 @@ enum class ProgramSource {
 struct SpmmCase {
   int64_t rows = 0, cols = 0, n = 0; ///< R, K and the run-time N
   int64_t v = 64, m = 8;
-  std::string element = "f16"; ///< f16 or bf16
-  std::string result = "f16";  ///< f16, bf16 or f32
+  /// f16 or bf16; i8 for W8A8 (an i8 weight and i8 token-major
+  /// activations x[N][K]).
+  std::string element = "f16";
+  /// f16, bf16 or f32; i32 for i8 without scales.
+  std::string result = "f16";
   bool accumulate = false, bias = false;
   std::string activation = "none"; ///< none, relu or gelu
   int64_t blockRows = 64, warpRows = 32, warpsN = 2, stages = 3;
@@ -39,7 +42,15 @@ struct SpmmCase {
   int64_t extraLdb = 0, extraLdc = 0;
   ProgramSource source = ProgramSource::HandPipelined;
 
-  int64_t ldb() const { return (n + 7) / 8 * 8 + extraLdb; }
+  bool integer() const { return element == "i8"; }
+  /// i8 into a float result: per-row weight and per-token input scales.
+  bool quantized() const { return integer() && result != "i32"; }
+  /// B's row pitch: over N for K x N (f16, bf16), over K for the
+  /// token-major x[N][K] (i8, 16-byte rows).
+  int64_t ldb() const {
+    return integer() ? (cols + 15) / 16 * 16 + extraLdb
+                     : (n + 7) / 8 * 8 + extraLdb;
+  }
   int64_t ldc() const { return (n + 7) / 8 * 8 + extraLdc; }
   /// A name usable as a GoogleTest parameter name and on a command line.
   std::string name() const;

@@ -129,8 +129,13 @@ std::string spmmModule(const SpmmCase &c) {
                              std::to_string(groups) + "x4xi8>";
   const std::string meta = "memref<" + std::to_string(c.rows) + "x" +
                            std::to_string(2 * groups) + "xi8>";
+  // i8: token-major activations, the K x N view of an x[N][K].
   const std::string rhs =
-      "memref<" + std::to_string(c.cols) + "x?x" + c.element + ">";
+      "memref<" + std::to_string(c.cols) + "x?x" + c.element +
+      (c.integer() ? ", strided<[1, " + std::to_string(c.ldb()) + "]>>"
+                   : std::string(">"));
+  const std::string weightScales = "memref<" + std::to_string(c.rows) + "xf32>";
+  const std::string inputScales = "memref<?xf32>";
   const std::string bias =
       "memref<" + std::to_string(c.rows) + "x" + c.result + ">";
   const std::string out =
@@ -142,11 +147,16 @@ std::string spmmModule(const SpmmCase &c) {
     attributes += ", accumulate";
   if (c.activation != "none")
     attributes += ", activation = #vnm.activation<" + c.activation + ">";
+  std::string scales;
+  if (c.quantized())
+    scales = " weight_scales(%sw : " + weightScales +
+             ") input_scales(%sx : " + inputScales + ")";
   return "func.func @spmm(%v: " + values + ", %c: " + colidx + ", %m: " + meta +
-         ", %x: " + rhs + ", %b: " + bias + ", %y: " + out +
+         ", %x: " + rhs + ", %b: " + bias + ", %sw: " + weightScales +
+         ", %sx: " + inputScales + ", %y: " + out +
          ") {\n  vnm.storage.spmm ins(%v, %c, %m, %x : " + values + ", " +
          colidx + ", " + meta + ", " + rhs + ")" +
-         (c.bias ? " bias(%b : " + bias + ")" : std::string()) +
+         (c.bias ? " bias(%b : " + bias + ")" : std::string()) + scales +
          " outs(%y : " + out + ") {" + attributes + "}\n  return\n}\n";
 }
 
@@ -223,18 +233,29 @@ llvm::Error vnm::tile_test::runTileProgram(const SpmmCase &c,
   auto out = describe(static_cast<uint8_t *>(data.out.data()), data.out.size());
   auto bias =
       describe(static_cast<uint8_t *>(data.bias.data()), data.bias.size());
+  auto weightScales = describe(data.weightScales.data(),
+                               static_cast<int64_t>(data.weightScales.size()));
+  auto inputScales = describe(data.inputScales.data(),
+                              static_cast<int64_t>(data.inputScales.size()));
   auto *valuesRef = &values;
   auto *metaRef = &meta;
   auto *colidxRef = &colidx;
   auto *rhsRef = &rhs;
   auto *outRef = &out;
   auto *biasRef = &bias;
+  auto *weightScalesRef = &weightScales;
+  auto *inputScalesRef = &inputScales;
   int32_t n = static_cast<int32_t>(c.n);
   int32_t ldb = static_cast<int32_t>(c.ldb());
   int32_t ldc = static_cast<int32_t>(c.ldc());
   int64_t gridX = (c.n + divisor - 1) / divisor;
-  void *args[] = {&valuesRef, &metaRef, &colidxRef, &rhsRef, &outRef, &biasRef,
-                  &n,         &ldb,     &ldc,       &gridX,  &gridY};
+  // In the kernel's parameter order: the scales of a quantized kernel
+  // follow the bias.
+  SmallVector<void *> args = {&valuesRef, &metaRef, &colidxRef,
+                              &rhsRef,    &outRef,  &biasRef};
+  if (c.quantized())
+    args.append({&weightScalesRef, &inputScalesRef});
+  args.append({&n, &ldb, &ldc, &gridX, &gridY});
   if (llvm::Error error =
           (*engine)->invokePacked("_mlir_ciface_spmm_0_cpu", args))
     return fail("cannot call @spmm_0_cpu: " + llvm::toString(std::move(error)));

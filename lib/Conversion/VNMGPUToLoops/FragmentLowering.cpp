@@ -7,8 +7,8 @@
 // columns 32 s .. 32 s + 31 of A with the 32 rows of its B fragment.
 //
 // The fragment arrays are decoded here from the formulas of docs/format.md
-// ("Fragment (target) storage", 16-bit class), as the GPU lowering reads
-// them, rather than through the format library: this is a second reading
+// ("Fragment (target) storage", 16- and 8-bit classes), as the GPU lowering
+// reads them, rather than through the format library: this is a second reading
 // of the documented layout, so a disagreement between the layout the
 // library packs and the one the kernels read shows up in the CPU runs.
 //
@@ -36,6 +36,8 @@ struct MatrixGeometry {
   int64_t paddedGroups() const { return (groups() + 15) / 16 * 16; }
   /// 16-bit class: k-tiles of 16 compressed columns (8 groups).
   int64_t kTiles() const { return paddedGroups() / 8; }
+  /// 8-bit class: k-tiles of 32 compressed columns (16 groups).
+  int64_t eightBitKTiles() const { return paddedGroups() / 16; }
   int64_t rowTiles() const { return paddedRows() / 16; }
 
   explicit MatrixGeometry(RankedTensorType matrix) {
@@ -77,12 +79,73 @@ LogicalResult vnm::gpu_loops::lowerLoadColLoc(vnm_gpu::LoadColLocOp op,
   return success();
 }
 
+namespace {
+
+/// Where the fragment arrays keep one (row, group) of a k-tile pair: the
+/// metadata word and the bit of its nibble, and the value index of its
+/// kept value p = 0 (p = 1 follows it).
+struct FragmentPlace {
+  Value word, shift, firstValue;
+};
+
+/// 16-bit class: group j of the pair is in k-tile 2 pair + s (s = j / 8),
+/// in its 4-group chunk h, at nibble t. Word 4 g + 2 s + h of the pair's
+/// words holds rows g (low half) and g + 8 (high half) of that chunk; the
+/// compressed columns 2 (8 s + 4 h + t) + p sit in lane 4 g + t, register
+/// 2 h + upper, half p.
+FragmentPlace placeSixteenBit(CodeGen &cg, const MatrixGeometry &matrix,
+                              Value rowTile, Value pair, Value g, Value upper,
+                              Value j) {
+  auto c = [&](int64_t value) { return cg.index(value); };
+  Value s = cg.divu(j, c(8));
+  Value h = cg.divu(cg.remu(j, c(8)), c(4));
+  Value t = cg.remu(j, c(4));
+  Value pairWord =
+      cg.mul(cg.add(cg.mul(rowTile, c(matrix.kTiles() / 2)), pair), c(32));
+  FragmentPlace place;
+  place.word =
+      cg.add(pairWord, cg.add(cg.mul(g, c(4)), cg.add(cg.mul(s, c(2)), h)));
+  place.shift = cg.add(cg.mul(upper, c(16)), cg.mul(t, c(4)));
+  Value kTile = cg.add(cg.mul(pair, c(2)), s);
+  Value tile = cg.add(cg.mul(rowTile, c(matrix.kTiles())), kTile);
+  Value lane = cg.add(cg.mul(g, c(4)), t);
+  Value reg = cg.add(cg.mul(h, c(2)), upper);
+  place.firstValue = cg.add(cg.mul(cg.add(cg.mul(tile, c(32)), lane), c(8)),
+                            cg.mul(reg, c(2)));
+  return place;
+}
+
+/// 8-bit class: the pair is k-tile `pair` (16 groups). Word 4 g + t of the
+/// tile holds row g + 8 (t & 1), groups 8 (t >> 1) .. + 7, so group j's
+/// nibble is at 4 (j % 8) of word 4 g + upper + 2 (j / 8). Its compressed
+/// columns 2 j + p sit in lane 4 g + (j % 8) / 2, register
+/// 2 (j / 8) + upper, byte 2 (j % 2) + p.
+FragmentPlace placeEightBit(CodeGen &cg, const MatrixGeometry &matrix,
+                            Value rowTile, Value pair, Value g, Value upper,
+                            Value j) {
+  auto c = [&](int64_t value) { return cg.index(value); };
+  Value half = cg.divu(j, c(8));
+  Value inHalf = cg.remu(j, c(8));
+  Value tile = cg.add(cg.mul(rowTile, c(matrix.eightBitKTiles())), pair);
+  FragmentPlace place;
+  place.word =
+      cg.add(cg.mul(tile, c(32)),
+             cg.add(cg.mul(g, c(4)), cg.add(upper, cg.mul(half, c(2)))));
+  place.shift = cg.mul(inHalf, c(4));
+  Value lane = cg.add(cg.mul(g, c(4)), cg.divu(inHalf, c(2)));
+  Value reg = cg.add(cg.mul(half, c(2)), upper);
+  Value byte = cg.mul(cg.remu(j, c(2)), c(2));
+  place.firstValue = cg.add(cg.mul(cg.add(cg.mul(tile, c(32)), lane), c(16)),
+                            cg.add(cg.mul(reg, c(4)), byte));
+  return place;
+}
+
+} // namespace
+
 LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
                                                const TileStorage &storage) {
   vnm_gpu::SparseAType type = op.getResult().getType();
-  if (type.getLayout().getOperandBits() != 16)
-    return op.emitOpError("the CPU execution of tile programs reads 16-bit "
-                          "fragments (f16, bf16) only so far");
+  bool eightBit = type.getLayout().getOperandBits() == 8;
   OpBuilder b(op);
   CodeGen cg(b, op.getLoc());
   MatrixGeometry matrix(op.getMatrix());
@@ -103,36 +166,20 @@ LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
     Value rowTile = cg.minu(cg.divu(row, c(16)), c(matrix.rowTiles() - 1));
     Value x = cg.remu(row, c(16));
     Value g = cg.remu(x, c(8));
-    Value upperHalf = cg.divu(x, c(8));
-    // Group j is in k-tile 2 pair + s, in its 4-group chunk h, at nibble t.
-    Value s = cg.divu(j, c(8));
-    Value h = cg.divu(cg.remu(j, c(8)), c(4));
-    Value t = cg.remu(j, c(4));
+    Value upper = cg.divu(x, c(8));
+    FragmentPlace place =
+        eightBit ? placeEightBit(cg, matrix, rowTile, pair, g, upper, j)
+                 : placeSixteenBit(cg, matrix, rowTile, pair, g, upper, j);
 
-    // Metadata: word 4 g + 2 s + h of pair (rowTile, pair) holds rows g
-    // (low half) and g + 8 (high half) of chunk h of k-tile 2 pair + s.
-    Value pairWord =
-        cg.mul(cg.add(cg.mul(rowTile, c(matrix.kTiles() / 2)), pair), c(32));
-    Value wordIndex =
-        cg.add(pairWord, cg.add(cg.mul(g, c(4)), cg.add(cg.mul(s, c(2)), h)));
-    Value word = cg.loadChecked(op.getMeta(), wordIndex, metaOutOfBounds);
-    Value shift = arith::IndexCastOp::create(
-        b, op.getLoc(), i32, cg.add(cg.mul(upperHalf, c(16)), cg.mul(t, c(4))));
+    Value word = cg.loadChecked(op.getMeta(), place.word, metaOutOfBounds);
+    Value shift = arith::IndexCastOp::create(b, op.getLoc(), i32, place.shift);
     Value nibble = cg.bitAnd(cg.shru(word, shift), cg.integer(i32, 15));
     Value position0 = cg.bitAnd(nibble, cg.integer(i32, 3));
     Value position1 = cg.shru(nibble, cg.integer(i32, 2));
-
-    // Values: compressed column 2 (16 pair + j) + p sits in lane 4 g + t,
-    // register r = 2 h + upperHalf, half p of k-tile 2 pair + s.
-    Value kTile = cg.add(cg.mul(pair, c(2)), s);
-    Value tile = cg.add(cg.mul(rowTile, c(matrix.kTiles())), kTile);
-    Value lane = cg.add(cg.mul(g, c(4)), t);
-    Value reg = cg.add(cg.mul(h, c(2)), upperHalf);
-    Value first = cg.add(cg.mul(cg.add(cg.mul(tile, c(32)), lane), c(8)),
-                         cg.mul(reg, c(2)));
-    Value value0 = cg.loadChecked(op.getValues(), first, valuesOutOfBounds);
-    Value value1 =
-        cg.loadChecked(op.getValues(), cg.add(first, c(1)), valuesOutOfBounds);
+    Value value0 =
+        cg.loadChecked(op.getValues(), place.firstValue, valuesOutOfBounds);
+    Value value1 = cg.loadChecked(
+        op.getValues(), cg.add(place.firstValue, c(1)), valuesOutOfBounds);
 
     Value zero = cg.zero(element);
     for (int64_t q = 0; q < 4; ++q) {

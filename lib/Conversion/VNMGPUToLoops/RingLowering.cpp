@@ -154,7 +154,7 @@ LogicalResult vnm::gpu_loops::lowerCopyTile(vnm_gpu::CopyTileOp op,
   Value col = cg.toIndex(op.getCol());
   Value cols = cg.toIndex(op.getCols());
   Value ld = cg.toIndex(op.getLd());
-  Value rowBound = cg.index(op.getRowBoundAttr().getInt());
+  Value rowBound = cg.toIndex(op.getRowBound());
   Type element = ring.type.getElementType();
   std::string outOfBounds = describeFailure(op, "reads src out of bounds");
   cg.forEach({ring.type.getRows(), ring.type.getCols()}, [&](ValueRange iv) {
@@ -209,9 +209,14 @@ LogicalResult vnm::gpu_loops::lowerLoadB(vnm_gpu::LoadBOp op,
   setState(cg, ring, cg.add(slot, cg.index(ring.readFlags())), 1);
   Value result = storage.bufferOf(op.getResult());
   int64_t offset = op.getOffsetAttr().getInt();
+  bool transposed = op.getKContiguous();
   cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
-    Value row = cg.add(iv[0], cg.index(offset));
-    cg.store(cg.load(ring.slots, {slot, row, iv[1]}), result, iv);
+    // Element (k, n) of B is slot element (k, n), or (n, k) when the slot
+    // holds B transposed.
+    Value k = cg.add(iv[0], cg.index(offset));
+    Value element = transposed ? cg.load(ring.slots, {slot, iv[1], k})
+                               : cg.load(ring.slots, {slot, k, iv[1]});
+    cg.store(element, result, iv);
   });
   return success();
 }

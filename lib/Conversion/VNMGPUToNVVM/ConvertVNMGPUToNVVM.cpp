@@ -168,7 +168,7 @@ struct ConvertVNMGPUToNVVMPass
     lowering::populateRingPatterns(converter, patterns);
     lowering::populateCopyPatterns(converter, patterns);
     lowering::populateFragmentPatterns(converter, patterns);
-    lowering::populateMmaSpM16N8K32Patterns(converter, patterns);
+    lowering::populateMmaSpPatterns(converter, patterns);
     lowering::populateEpiloguePatterns(converter, patterns);
     lowering::populateSampledStorePatterns(converter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -22,8 +22,9 @@ using namespace vnm::vnm_gpu::lowering;
 namespace {
 
 /// The parts of a copy that do not depend on the row: the thread's first
-/// row and swizzled byte offset within the slot, B at its column, the
-/// row pitch in bytes, and the K bound of its chunk (0 past N).
+/// row and swizzled byte offset within the slot, the source at its column,
+/// the row pitch in bytes, and the row bound of its chunk (0 when the chunk
+/// starts at or past the column bound).
 struct CopySetup {
   CopyCoordinates at;
   Value slotBase, source, ldBytes, kLimit;
@@ -31,14 +32,14 @@ struct CopySetup {
 
 CopySetup getCopySetup(KernelIRBuilder &kb, RingType ring,
                        CopyLayoutAttr layout, Value slot, Value rhs, Value col,
-                       Value cols, Value ld, int64_t rowBound) {
+                       Value cols, Value ld, Value rowBound) {
   CopySetup s;
   s.at = getCopyCoordinates(kb, layout, ring.getRowBytes());
   s.slotBase =
       kb.add(getSlotOffset(kb, ring, slot), getCopyRowOffset(kb, ring, layout));
   int64_t elementBytes = ring.getElementBytes();
   Value column = kb.add(col, kb.mul(s.at.chunk, kb.c32(16 / elementBytes)));
-  s.kLimit = kb.select(kb.ult(column, cols), kb.c32(rowBound), kb.c32(0));
+  s.kLimit = kb.select(kb.ult(column, cols), rowBound, kb.c32(0));
   s.source = kb.elementAddress(rhs, column, elementBytes);
   s.ldBytes = kb.zext64(kb.mul(ld, kb.c32(elementBytes)));
   return s;
@@ -114,7 +115,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     CopySetup s = getCopySetup(
         kb, ring, layout, adaptor.getSlot().front(), adaptor.getRhs().front(),
         adaptor.getCol().front(), adaptor.getCols().front(),
-        adaptor.getLd().front(), op.getMatrix().getDimSize(1));
+        adaptor.getLd().front(), kb.c32(op.getMatrix().getDimSize(1)));
     ValueRange words = adaptor.getColloc();
     // Row 4j + i of the pair is row (16 pair + j) M + colloc[j][i] of B;
     // the thread's rows start at group firstRow / 4 of the pair.
@@ -154,7 +155,7 @@ struct CopyTileLowering : OpConversionPattern<CopyTileOp> {
         getCopySetup(kb, ring, op.getLayout(), adaptor.getSlot().front(),
                      adaptor.getSrc().front(), adaptor.getCol().front(),
                      adaptor.getCols().front(), adaptor.getLd().front(),
-                     op.getRowBoundAttr().getInt());
+                     adaptor.getRowBound().front());
     Value firstK = kb.add(adaptor.getRow().front(), s.at.firstRow);
     emitRowCopies(kb, ring, op.getLayout(), adaptor.getRing().front(), s,
                   [&](int64_t q) { return kb.add(firstK, kb.c32(q)); });

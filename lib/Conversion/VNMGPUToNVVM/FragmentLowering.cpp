@@ -26,13 +26,18 @@ using namespace vnm::vnm_gpu::lowering;
 
 namespace {
 
-/// The fragment geometry of an encoded f16 or bf16 matrix type.
+/// The fragment geometry of an encoded f16, bf16 or i8 matrix type.
 std::optional<format::FragmentGeometry> getGeometry(RankedTensorType matrix) {
   Type element = matrix.getElementType();
-  if (!element.isF16() && !element.isBF16())
+  format::ElementType type;
+  if (element.isF16())
+    type = format::ElementType::F16;
+  else if (element.isBF16())
+    type = format::ElementType::BF16;
+  else if (element.isSignlessInteger(8))
+    type = format::ElementType::I8;
+  else
     return std::nullopt;
-  format::ElementType type =
-      element.isF16() ? format::ElementType::F16 : format::ElementType::BF16;
   EncodingAttr encoding = getVNMEncoding(matrix);
   format::StorageShape shape;
   if (!format::getStorageShape(
@@ -50,15 +55,17 @@ struct LoadSparseALowering : OpConversionPattern<LoadSparseAOp> {
                   ConversionPatternRewriter &rewriter) const override {
     SparseAType type = op.getResult().getType();
     MmaLayoutAttr layout = type.getLayout();
-    if (layout.getGeometry() != MmaGeometry::mma_sp_m16n8k32)
-      return rewriter.notifyMatchFailure(op, "only the m16n8k32 fragments "
-                                             "are lowered");
     RankedTensorType matrix = op.getMatrix();
     EncodingAttr encoding = getVNMEncoding(matrix);
     std::optional<format::FragmentGeometry> found = getGeometry(matrix);
     if (!found)
-      return rewriter.notifyMatchFailure(op, "no f16/bf16 fragment storage");
+      return rewriter.notifyMatchFailure(op, "no f16/bf16/i8 fragment storage");
     const format::FragmentGeometry &geometry = *found;
+    // The layout's instruction and the fragment class must agree (the
+    // verifier ties the element types: f16/bf16 to m16n8k32, i8 to
+    // m16n8k64).
+    if (geometry.eightBit != (layout.getOperandBits() == 8))
+      return rewriter.notifyMatchFailure(op, "fragment class and MMA differ");
 
     KernelIRBuilder kb(rewriter, op.getLoc());
     ThreadCoordinates at = getThreadCoordinates(kb, layout);
@@ -106,6 +113,23 @@ struct LoadSparseALowering : OpConversionPattern<LoadSparseAOp> {
   }
 };
 
+/// One ldmatrix.x4 of four 8x8 b16 matrices at this lane's `offset` in the
+/// ring, `transposed` or not; its four registers.
+void loadMatrices(KernelIRBuilder &kb, Value ring, Value offset,
+                  bool transposed, SmallVectorImpl<Value> &registers) {
+  OpBuilder &b = kb.builder();
+  Location loc = kb.location();
+  auto words4 = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, kb.i32()));
+  Value regs = NVVM::LdMatrixOp::create(
+      b, loc, words4, kb.offsetBytes(ring, offset), 4,
+      transposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+      NVVM::LdStMatrixEltType::B16);
+  for (int r = 0; r < 4; ++r)
+    registers.push_back(LLVM::ExtractValueOp::create(b, loc, regs, r));
+}
+
 struct LoadBLowering : OpConversionPattern<LoadBOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -114,35 +138,53 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
     BFragType type = op.getResult().getType();
     RingType ring = op.getRing().getType();
     MmaLayoutAttr layout = type.getLayout();
-    if (layout.getGeometry() != MmaGeometry::mma_sp_m16n8k32)
-      return rewriter.notifyMatchFailure(op, "only the m16n8k32 fragments "
-                                             "are lowered");
     if (failed(checkLowerableRing(op, ring, rewriter)))
       return failure();
     KernelIRBuilder kb(rewriter, op.getLoc());
-    OpBuilder &b = kb.builder();
-    Location loc = kb.location();
     WarpTiles tiles = getWarpTiles(layout, type.getRows(), type.getCols());
-    // Lane l addresses row l of the k-tile at the warp's first n8 chunk;
-    // chunk nt of the warp is then at offset ^ (16 nt) (nt only touches
-    // bits the warp's first chunk leaves clear).
-    Value laneOffset = getFragmentLaneOffset(kb, ring, layout, type.getCols());
-    Value slotOffset =
-        kb.add(getSlotOffset(kb, ring, adaptor.getSlot().front()), laneOffset);
-    auto words4 = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(4, kb.i32()));
+    Value slotBase = getSlotOffset(kb, ring, adaptor.getSlot().front());
+    Value shared = adaptor.getRing().front();
+    int64_t offset = op.getOffsetAttr().getInt();
     SmallVector<Value> registers;
-    for (int64_t nt = 0; nt < tiles.n; ++nt) {
-      Value offset =
-          kb.add(kb.bitXor(slotOffset, kb.c32(16 * nt)),
-                 kb.c32(op.getOffsetAttr().getInt() * ring.getRowBytes()));
-      Value regs = NVVM::LdMatrixOp::create(
-          b, loc, words4, kb.offsetBytes(adaptor.getRing().front(), offset), 4,
-          NVVM::MMALayout::col,
-          NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
-          NVVM::LdStMatrixEltType::B16);
-      for (int r = 0; r < 4; ++r)
-        registers.push_back(LLVM::ExtractValueOp::create(b, loc, regs, r));
+    if (!op.getKContiguous()) {
+      // K x N slot, ldmatrix .trans: lane l addresses row l of the k-step
+      // at the warp's first n8 chunk; chunk nt of the warp is then at
+      // offset ^ (16 nt) (nt only touches bits the warp's first chunk
+      // leaves clear).
+      Value laneOffset = kb.add(
+          slotBase, getFragmentLaneOffset(kb, ring, layout, type.getCols()));
+      for (int64_t nt = 0; nt < tiles.n; ++nt)
+        loadMatrices(kb, shared,
+                     kb.add(kb.bitXor(laneOffset, kb.c32(16 * nt)),
+                            kb.c32(offset * ring.getRowBytes())),
+                     /*transposed=*/true, registers);
+    } else {
+      // N x K slot (k contiguous), ldmatrix without .trans: lane l
+      // addresses token n0 + (l & 7) of n8 tile nt at the 16-byte chunk
+      // (l >> 3) of the k-step; matrix j is then its K bytes 16 j .. 16 j
+      // + 15 (8-bit) or K values 8 j .. 8 j + 7 (16-bit), register b[j].
+      ThreadCoordinates at = getThreadCoordinates(kb, layout);
+      Value firstRow = kb.add(kb.mul(at.warpN, kb.c32(tiles.n * 8)),
+                              kb.bitAnd(at.lane, kb.c32(7)));
+      Value chunk = kb.add(kb.c32(offset * ring.getElementBytes() / 16),
+                           kb.shru(at.lane, kb.c32(3)));
+      SwizzleAttr swizzle = ring.getSwizzle();
+      // Moving 8 rows keeps the swizzle phase when a whole swizzle span of
+      // rows divides 8.
+      bool eightRowsKeepPhase =
+          8 % (swizzle.getPeriod() * swizzle.getRowsPerPhase()) == 0;
+      Value laneOffset =
+          kb.add(slotBase, getSwizzledOffset(kb, ring, firstRow, chunk));
+      for (int64_t nt = 0; nt < tiles.n; ++nt) {
+        Value at8 =
+            eightRowsKeepPhase
+                ? kb.add(laneOffset, kb.c32(8 * nt * ring.getRowBytes()))
+                : kb.add(slotBase,
+                         getSwizzledOffset(kb, ring,
+                                           kb.add(firstRow, kb.c32(8 * nt)),
+                                           chunk));
+        loadMatrices(kb, shared, at8, /*transposed=*/false, registers);
+      }
     }
     rewriter.replaceOpWithMultiple(op, {registers});
     return success();

@@ -3,6 +3,7 @@
 #include "TileLowering.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace vnm::kernel;
@@ -96,9 +97,13 @@ Value lowering::getSwizzledOffset(KernelIRBuilder &kb, RingType ring, Value row,
                                   Value chunk) {
   SwizzleAttr swizzle = ring.getSwizzle();
   Value swizzled = chunk;
-  if (swizzle.getPeriod() > 1)
+  if (swizzle.getPeriod() > 1) {
+    Value phase = row;
+    if (swizzle.getRowsPerPhase() > 1)
+      phase = kb.shru(row, kb.c32(llvm::Log2_64(swizzle.getRowsPerPhase())));
     swizzled =
-        kb.bitXor(chunk, kb.bitAnd(row, kb.c32(swizzle.getPeriod() - 1)));
+        kb.bitXor(chunk, kb.bitAnd(phase, kb.c32(swizzle.getPeriod() - 1)));
+  }
   // The swizzle permutes chunks of swizzle.getChunkBytes(); a copy chunk of
   // 16 bytes is a whole number of them (or the swizzle chunk is 16).
   return kb.add(kb.mul(row, kb.c32(ring.getRowBytes())),
@@ -108,9 +113,10 @@ Value lowering::getSwizzledOffset(KernelIRBuilder &kb, RingType ring, Value row,
 Value lowering::moveSwizzledRows(KernelIRBuilder &kb, RingType ring,
                                  Value offset, int64_t dr) {
   int64_t period = ring.getSwizzle().getPeriod();
+  int64_t phases = dr / ring.getSwizzle().getRowsPerPhase();
   Value moved = offset;
-  if (period > 1 && dr % period != 0)
-    moved = kb.bitXor(moved, kb.c32(16 * (dr % period)));
+  if (period > 1 && phases % period != 0)
+    moved = kb.bitXor(moved, kb.c32(16 * (phases % period)));
   if (dr != 0)
     moved = kb.add(moved, kb.c32(dr * ring.getRowBytes()));
   return moved;

@@ -72,9 +72,9 @@ checkLowerableRing(mlir::Operation *op, RingType ring,
 mlir::Value getSwizzledOffset(kernel::KernelIRBuilder &kb, RingType ring,
                               mlir::Value row, mlir::Value chunk);
 
-/// `offset` (of row r, chunk c) moved to row r + dr, for dr below the
-/// alignment of r in the swizzle period (so that (r + dr) % period =
-/// (r % period) ^ dr).
+/// `offset` (of row r, chunk c) moved to row r + dr, for r aligned to the
+/// power of two above dr (so that the swizzle phase of r + dr is that of r
+/// XOR dr / rows per phase).
 mlir::Value moveSwizzledRows(kernel::KernelIRBuilder &kb, RingType ring,
                              mlir::Value offset, int64_t dr);
 
@@ -99,8 +99,8 @@ void populateCopyPatterns(mlir::TypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
 void populateFragmentPatterns(mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
-void populateMmaSpM16N8K32Patterns(mlir::TypeConverter &converter,
-                                   mlir::RewritePatternSet &patterns);
+void populateMmaSpPatterns(mlir::TypeConverter &converter,
+                           mlir::RewritePatternSet &patterns);
 void populateEpiloguePatterns(mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
 void populateSampledStorePatterns(mlir::TypeConverter &converter,

@@ -57,6 +57,9 @@ SmallVector<NamedAttribute> spmmProblem(Builder &b,
       b.getNamedAttr("block_tile", b.getI64ArrayAttr({cfg.blockM, cfg.blockN})),
       b.getNamedAttr("stages", b.getI64IntegerAttr(cfg.stages)),
       b.getNamedAttr("warps", b.getI64ArrayAttr({cfg.warpsM, cfg.warpsN})),
+      b.getNamedAttr(
+          "rhs_layout",
+          b.getStringAttr(cfg.tokenMajorRhs ? "token_major" : "k_by_n")),
   };
 }
 
@@ -64,6 +67,12 @@ constexpr llvm::StringLiteral kSpmmRequirements =
     "frag_values/frag_meta in the format library's fragment layout; ldb and "
     "ldc multiples of 8 and >= n; rhs rows readable up to ldb; 16-byte "
     "aligned pointers; grid = (ceildiv(n, grid_x_divisor), grid_y, 1)";
+constexpr llvm::StringLiteral kTokenMajorSpmmRequirements =
+    "frag_values/frag_meta in the format library's fragment layout; rhs "
+    "token-major: x[n][K] with row pitch ldb, a multiple of 16 and >= K, "
+    "rows readable up to ldb; ldc a multiple of 8 and >= n; weight_scales "
+    "R and input_scales n f32 values; 16-byte aligned pointers; grid = "
+    "(ceildiv(n, grid_x_divisor), grid_y, 1)";
 
 /// The kernel recipe of `op`, or an error on the op.
 FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
@@ -74,12 +83,52 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
   auto values = cast<MemRefType>(op.getValues().getType());
   auto rhs = cast<MemRefType>(op.getRhs().getType());
   auto init = cast<MemRefType>(op.getInit().getType());
-  if (op.getWeightScales() || values.getElementType() != rhs.getElementType())
-    return op.emitError("vnm-lower-to-gpu: no GPU kernel for a quantized "
-                        "spmm (weight scales, or a weight of another element "
-                        "type than rhs) yet; the CPU pipeline "
-                        "(vnm-lower-to-cpu-pipeline) runs it");
+  auto refuse = [&](const Twine &what) {
+    return op.emitError("vnm-lower-to-gpu: ")
+           << what << "; the CPU pipeline (vnm-lower-to-cpu-pipeline) runs it";
+  };
+  Type weight = values.getElementType();
+  bool integer = weight.isSignlessInteger(8);
+  if (weight != rhs.getElementType())
+    return refuse("no GPU kernel for a weight of another element type than "
+                  "rhs (W4A8, W8A16, W4A16) yet");
+  if (!integer && op.getWeightScales())
+    return refuse("no GPU kernel for weight scales on a float weight");
+  if (op.getGroupSize())
+    return refuse("no GPU kernel for per-group weight scales yet");
+  if (auto scales = op.getInputScales();
+      scales && cast<MemRefType>(scales.getType()).getRank() != 1)
+    return refuse("no GPU kernel for a per-tensor input scale yet (per-token "
+                  "input scales run on the GPU)");
+  // Which way the kernel reads rhs's K x N: K x N row-major for the
+  // f16/bf16 kernels, token-major (x[N][K], K contiguous) for the i8
+  // kernels; the launch contract's rhs_layout tells the host. A layout
+  // known to be the other one is refused (after bufferization the strides
+  // are usually dynamic: the host's arrays decide).
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(rhs.getStridesAndOffset(strides, offset)) || strides.size() != 2)
+    return op.emitError("vnm-lower-to-gpu: rhs must be a strided 2-D memref");
+  auto knownNot = [](int64_t stride) {
+    return !ShapedType::isDynamic(stride) && stride != 1;
+  };
+  if (integer && knownNot(strides[0]))
+    return op.emitError(
+        "vnm-lower-to-gpu: the i8 kernels read rhs token-major (K "
+        "contiguous, e.g. memref<KxN, strided<[1, ?]>>, the transpose of an "
+        "x[N][K]): sm_80 and sm_90 have no byte-transposing ldmatrix");
+  if (!integer && knownNot(strides[1]))
+    return op.emitError("vnm-lower-to-gpu: the f16/bf16 kernels read rhs as "
+                        "K x N with contiguous rows (memref<KxN> or "
+                        "strided<[?, 1]>)");
+  if (integer && !isa<FloatType>(init.getElementType()) &&
+      (op.getBias() || op.getActivation() != Activation::none))
+    return refuse("no GPU kernel for an i32 result with a bias or an "
+                  "activation");
   kernel::SpmmKernelConfig config;
+  config.tokenMajorRhs = integer;
+  config.hasWeightScales = static_cast<bool>(op.getWeightScales());
+  config.hasInputScales = static_cast<bool>(op.getInputScales());
   config.elementType = values.getElementType();
   config.resultType = init.getElementType();
   config.v = op.getEncoding().getV();
@@ -98,8 +147,9 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
     return op.emitError("vnm-lower-to-gpu: no kernel recipe for the tiling ")
            << tiling << " (the mma.sp kernels take #vnm_gpu.mma_sp_tiling)";
   if (!chosen)
-    chosen = kernel::chooseSpmmConfig(op.getContext(), config.v, config.m,
-                                      kernel::TilingOptions());
+    chosen =
+        kernel::chooseSpmmConfig(op.getContext(), config.v, config.m,
+                                 config.isInteger(), kernel::TilingOptions());
   config.applyConfig(chosen);
   if (ShapedType::isDynamic(config.rows) || ShapedType::isDynamic(config.cols))
     return op.emitError("vnm-lower-to-gpu: the sparse operand's R and K must "
@@ -148,7 +198,9 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
       kernel::LaunchGrid grid{config.blockN, config.gridY()};
       contracts.push_back(kernel::buildLaunchContract(
           kernel, kKernelModuleName, StorageSpmmOp::getOperationName(), grid,
-          spmmProblem(b, config), kSpmmRequirements));
+          spmmProblem(b, config),
+          config.tokenMajorRhs ? kTokenMajorSpmmRequirements
+                               : kSpmmRequirements));
     }
     module->setAttr("vnm.launch_contracts", b.getArrayAttr(contracts));
   }
@@ -196,9 +248,16 @@ struct ChooseConfigPass
       EncodingAttr encoding =
           isa<SpmmOp>(op) ? getVNMEncoding(cast<SpmmOp>(op).getLhs().getType())
                           : cast<StorageSpmmOp>(op).getEncoding();
+      Type weight =
+          isa<SpmmOp>(op)
+              ? cast<ShapedType>(cast<SpmmOp>(op).getLhs().getType())
+                    .getElementType()
+              : cast<ShapedType>(cast<StorageSpmmOp>(op).getValues().getType())
+                    .getElementType();
       op->setAttr("vnm.config",
-                  kernel::chooseSpmmConfig(&getContext(), encoding.getV(),
-                                           encoding.getM(), options));
+                  kernel::chooseSpmmConfig(
+                      &getContext(), encoding.getV(), encoding.getM(),
+                      weight.isSignlessInteger(8), options));
     });
   }
 };

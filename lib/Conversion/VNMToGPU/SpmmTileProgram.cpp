@@ -28,28 +28,45 @@ struct TileTypes {
     matrix =
         RankedTensorType::get({cfg.rows, cfg.cols}, cfg.elementType,
                               EncodingAttr::get(context, cfg.v, cfg.n, cfg.m));
-    // 16-byte chunks XOR-swizzled over 8 rows: the eight rows of an
-    // ldmatrix phase fall into eight different bank groups.
-    ring = RingType::get(context, cfg.stages, SpmmKernelConfig::kSlotRows,
-                         cfg.blockN, cfg.elementType,
-                         SwizzleAttr::get(context, 16, 8));
+    if (cfg.tokenMajorRhs) {
+      // Token-major B: a slot holds the block's tokens, each a k-tile
+      // pair's 64 K bytes; 16-byte chunks XOR-swizzled over pairs of rows
+      // (two 64-byte rows per 128 bytes), so that the eight tokens an
+      // ldmatrix phase reads fall into eight different bank groups.
+      ring = RingType::get(context, cfg.stages, cfg.blockN,
+                           SpmmKernelConfig::kSlotRows, cfg.elementType,
+                           SwizzleAttr::get(context, 16, 4, 2));
+    } else {
+      // 16-byte chunks XOR-swizzled over 8 rows: the eight rows of an
+      // ldmatrix phase fall into eight different bank groups.
+      ring = RingType::get(context, cfg.stages, SpmmKernelConfig::kSlotRows,
+                           cfg.blockN, cfg.elementType,
+                           SwizzleAttr::get(context, 16, 8));
+    }
     int64_t chunksPerRow = ring.getRowBytes() / 16;
     copy = CopyLayoutAttr::get(context, cfg.threads(),
-                               SpmmKernelConfig::kSlotRows * chunksPerRow /
-                                   cfg.threads());
+                               ring.getRows() * chunksPerRow / cfg.threads());
     colloc = ColLocType::get(context, SpmmKernelConfig::kSlotRows / 4, copy);
-    auto layout = MmaLayoutAttr::get(context, MmaGeometry::mma_sp_m16n8k32,
-                                     cfg.warpsM, cfg.warpsN);
+    auto layout =
+        MmaLayoutAttr::get(context,
+                           cfg.isInteger() ? MmaGeometry::mma_sp_m16n8k64
+                                           : MmaGeometry::mma_sp_m16n8k32,
+                           cfg.warpsM, cfg.warpsN);
     a = SparseAType::get(context, cfg.blockM, 64, cfg.elementType, layout);
     b = BFragType::get(context, layout.getInstrK(), cfg.blockN, cfg.elementType,
                        layout);
-    acc = AccType::get(context, cfg.blockM, cfg.blockN,
-                       Float32Type::get(context), layout);
+    Type accElement = cfg.isInteger() ? Type(IntegerType::get(context, 32))
+                                      : Type(Float32Type::get(context));
+    acc = AccType::get(context, cfg.blockM, cfg.blockN, accElement, layout);
   }
+  /// MMA steps per k-tile pair (64 columns of K): two m16n8k32, or one
+  /// m16n8k64.
+  int64_t stepsPerPair() const { return 64 / b.getRows(); }
 };
 
 struct KernelArguments {
-  Value values, meta, colidx, rhs, out, bias, n, ldb, ldc;
+  Value values, meta, colidx, rhs, out, bias, weightScales, inputScales, n, ldb,
+      ldc;
 };
 
 } // namespace
@@ -68,16 +85,21 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
     return MemRefType::get({ShapedType::kDynamic}, element);
   };
   Type i32 = builder.getI32Type();
-  std::pair<const char *, Type> parameters[] = {
+  Type f32 = builder.getF32Type();
+  // The launch contract lists these names in this order; the scales of a
+  // dequantizing i8 kernel follow the bias.
+  SmallVector<std::pair<const char *, Type>> parameters = {
       {"frag_values", flat(cfg.elementType)},
       {"frag_meta", flat(i32)},
       {"colidx", flat(i32)},
       {"rhs", flat(cfg.elementType)},
       {"out", flat(cfg.resultType)},
-      {"bias", flat(cfg.resultType)},
-      {"n", i32},
-      {"ldb", i32},
-      {"ldc", i32}};
+      {"bias", flat(cfg.resultType)}};
+  if (cfg.hasWeightScales)
+    parameters.push_back({"weight_scales", flat(f32)});
+  if (cfg.hasInputScales)
+    parameters.push_back({"input_scales", flat(f32)});
+  parameters.append({{"n", i32}, {"ldb", i32}, {"ldc", i32}});
   SmallVector<Type> argTypes;
   for (auto &parameter : parameters)
     argTypes.push_back(parameter.second);
@@ -98,9 +120,20 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
 
   Block &body = func.getBody().front();
   builder.setInsertionPointToStart(&body);
-  ValueRange args = body.getArguments();
-  KernelArguments arg{args[0], args[1], args[2], args[3], args[4],
-                      args[5], args[6], args[7], args[8]};
+  KernelArguments arg;
+  {
+    auto next = body.args_begin();
+    for (Value *field :
+         {&arg.values, &arg.meta, &arg.colidx, &arg.rhs, &arg.out, &arg.bias})
+      *field = *next++;
+    if (cfg.hasWeightScales)
+      arg.weightScales = *next++;
+    if (cfg.hasInputScales)
+      arg.inputScales = *next++;
+    arg.n = *next++;
+    arg.ldb = *next++;
+    arg.ldc = *next++;
+  }
   auto c32 = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(builder, loc, value, 32);
   };
@@ -124,12 +157,18 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
       [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
         Value pair = arith::IndexCastOp::create(b, loc, i32, iv);
         Value slot = arith::RemUIOp::create(b, loc, pair, c32(cfg.stages));
-        if (cfg.identityGather()) {
+        if (cfg.tokenMajorRhs) {
+          // The block's tokens (rows of x, bounded by N), the pair's 64
+          // K bytes (columns, bounded by K).
           Value first = arith::MulIOp::create(b, loc, pair,
                                               c32(SpmmKernelConfig::kSlotRows));
-          CopyTileOp::create(b, loc, arg.rhs, first, col,
-                             b.getI64IntegerAttr(cfg.cols), arg.n, arg.ldb,
-                             ring, slot, types.copy);
+          CopyTileOp::create(b, loc, arg.rhs, col, first, arg.n, c32(cfg.cols),
+                             arg.ldb, ring, slot, types.copy);
+        } else if (cfg.identityGather()) {
+          Value first = arith::MulIOp::create(b, loc, pair,
+                                              c32(SpmmKernelConfig::kSlotRows));
+          CopyTileOp::create(b, loc, arg.rhs, first, col, c32(cfg.cols), arg.n,
+                             arg.ldb, ring, slot, types.copy);
         } else {
           Value colloc = LoadColLocOp::create(b, loc, types.colloc, arg.colidx,
                                               row, pair, matrix);
@@ -140,10 +179,11 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
                                         row, pair, matrix);
         WaitOp::create(b, loc, ring, b.getI64IntegerAttr(0));
         Value sum = acc[0];
-        for (int64_t kStep = 0; kStep < 2; ++kStep) {
+        for (int64_t kStep = 0; kStep < types.stepsPerPair(); ++kStep) {
           Value fragment =
               LoadBOp::create(b, loc, types.b, ring, slot,
-                              b.getI64IntegerAttr(kStep * types.b.getRows()));
+                              b.getI64IntegerAttr(kStep * types.b.getRows()),
+                              cfg.tokenMajorRhs ? b.getUnitAttr() : UnitAttr());
           sum = MmaSpOp::create(b, loc, types.acc, a,
                                 b.getI64IntegerAttr(kStep), fragment, sum);
         }
@@ -151,8 +191,8 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
       });
   EpilogueOp::create(builder, loc, loop.getResult(0), arg.out, row, col,
                      static_cast<uint64_t>(cfg.rows), arg.n, arg.ldc,
-                     cfg.hasBias ? arg.bias : Value(), Value(), Value(),
-                     cfg.accumulate, cfg.activation);
+                     cfg.hasBias ? arg.bias : Value(), arg.weightScales,
+                     arg.inputScales, cfg.accumulate, cfg.activation);
   gpu::ReturnOp::create(builder, loc);
   return func;
 }

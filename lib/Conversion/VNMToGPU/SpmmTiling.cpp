@@ -9,10 +9,23 @@ using namespace vnm;
 using namespace vnm::kernel;
 
 std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
-  if (!config.elementType.isF16() && !config.elementType.isBF16())
-    return "the GPU spmm kernel takes f16 or bf16 operands";
-  if (!isa<FloatType>(config.resultType))
-    return "the GPU spmm kernel writes f16, bf16 or f32 results";
+  if (!config.elementType.isF16() && !config.elementType.isBF16() &&
+      !config.isInteger())
+    return "the GPU spmm kernel takes f16, bf16 or i8 operands";
+  bool scaled = config.hasWeightScales || config.hasInputScales;
+  if (!isa<FloatType>(config.resultType) &&
+      !(config.isInteger() && !scaled &&
+        config.resultType.isSignlessInteger(32)))
+    return "the GPU spmm kernel writes f16, bf16 or f32 results (i32 from "
+           "i8 operands without scales)";
+  if (config.isInteger() && config.m != 4)
+    return "the GPU i8 spmm kernel reads token-major activations, whose "
+           "column-loc gather (M > 4) has no GPU lowering yet; m = 4 runs on "
+           "the GPU, other M on the CPU path";
+  if (config.isInteger() != config.tokenMajorRhs)
+    return config.isInteger()
+               ? "the GPU i8 spmm kernel reads rhs token-major"
+               : "the GPU f16/bf16 spmm kernel reads rhs as K x N";
   if ((config.blockM != 32 * config.warpsM &&
        config.blockM != 64 * config.warpsM) ||
       config.blockN != 128 || (config.warpsN != 2 && config.warpsN != 4) ||
@@ -41,7 +54,7 @@ bool vnm::kernel::blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m) {
 
 vnm_gpu::MmaSpTilingAttr
 vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v, int64_t m,
-                              const TilingOptions &options) {
+                              bool integer, const TilingOptions &options) {
   int64_t blockRows = options.blockRows;
   if (!blockRows)
     blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;
@@ -54,6 +67,8 @@ vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v, int64_t m,
   // measured up to 15% slower (bench/results/ANALYSIS.md). 64-row warp
   // tiles hold 128 accumulators per thread: 8 warps.
   int64_t blocksPerSM = options.blocksPerSM;
+  if (blocksPerSM < 0 && integer)
+    blocksPerSM = 0;
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
   return vnm_gpu::MmaSpTilingAttr::get(context, blockRows, 128,

@@ -2,7 +2,9 @@
 //
 // What one mma.sp kernel computes and how it is tiled: Y = act(A * B [+ Y]
 // [+ bias]) for an R x K V:N:M matrix A (f16/bf16, in the format library's
-// fragment layout), a dense K x N matrix B and f32 accumulation.
+// fragment layout), a dense K x N matrix B and f32 accumulation; or, for
+// W8A8, an i8 A (m16n8k64 fragments), an i8 B read token-major (x[N][K])
+// and i32 accumulation with a dequantizing epilogue.
 //
 // * A thread block owns a BM x BN tile of Y (BM rows inside one V block, so
 //   one column-loc serves the whole tile, unless M = 4); BM = 64 or 128,
@@ -29,13 +31,21 @@ namespace vnm::kernel {
 
 struct SpmmKernelConfig {
   // Problem (static except N).
-  mlir::Type elementType; ///< f16 or bf16
-  mlir::Type resultType;  ///< f16, bf16 or f32
+  mlir::Type elementType; ///< f16, bf16, or i8 (W8A8: both operands i8)
+  mlir::Type resultType;  ///< f16, bf16 or f32; i32 for i8 without scales
   int64_t v = 0, n = 0, m = 0;
   int64_t rows = 0, cols = 0; ///< R, K
   bool accumulate = false;
   bool hasBias = false;
   Activation activation = Activation::none;
+  /// i8 only: per-row weight scales (f32, R) and per-token input scales
+  /// (f32, N) of the dequantizing epilogue.
+  bool hasWeightScales = false, hasInputScales = false;
+  /// B is read token-major: rhs holds x[N][K] with row pitch ldb (the
+  /// i8 kernels; sm_80 and sm_90 have no byte-transposing ldmatrix).
+  bool tokenMajorRhs = false;
+
+  bool isInteger() const { return elementType.isSignlessInteger(8); }
 
   // Tiling.
   int64_t blockM = 64, blockN = 128, warpsM = 2, warpsN = 2, stages = 3;
@@ -83,9 +93,11 @@ struct TilingOptions {
 /// row; as fast as 64-row tiles or faster on the H200), else 64-row tiles;
 /// 32 x 64 warp tiles (two columns of warps); 16 warps per multiprocessor
 /// (128 registers per thread), or 8 with 64-row warp tiles.
-/// bench/results/ANALYSIS.md has the numbers.
+/// bench/results/ANALYSIS.md has the numbers. The i8 kernels (`integer`)
+/// leave registers to ptxas: at 128 registers their dequantizing epilogue
+/// spills.
 vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v,
-                                          int64_t m,
+                                          int64_t m, bool integer,
                                           const TilingOptions &options);
 
 /// Why `config` cannot be generated, or an empty string.

@@ -37,10 +37,10 @@
 // CHECK: %[[RT0:.*]] = arith.divui %[[ROW]], %c16
 // CHECK: %[[RT:.*]] = arith.minui %[[RT0]], %c12
 // CHECK: arith.muli %[[RT]], %c8
-// CHECK: cf.assert %{{.*}}, "{{.*}}reads meta out of bounds"
-// CHECK: memref.load %{{.*}} : memref<?xi32>
 // Values: tile rt * 16 + 2 pair + s.
 // CHECK: arith.muli %[[RT]], %c16
+// CHECK: cf.assert %{{.*}}, "{{.*}}reads meta out of bounds"
+// CHECK: memref.load %{{.*}} : memref<?xi32>
 // CHECK: cf.assert %{{.*}}, "{{.*}}reads values out of bounds"
 // CHECK: memref.load %{{.*}} : memref<?xf16>
 // CHECK: memref.load %{{.*}} : memref<?xf16>

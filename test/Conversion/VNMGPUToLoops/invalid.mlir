@@ -96,20 +96,6 @@ gpu.module @kernels {
 
 // -----
 
-// 8-bit fragments are not decoded on the CPU yet.
-!w = tensor<128x1024xi8, #vnm.encoding<v = 64, n = 2, m = 8>>
-!a = !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
-gpu.module @kernels {
-  gpu.func @int8(%values: memref<?xi8>, %meta: memref<?xi32>, %i: i32) kernel {
-    // expected-error @+1 {{reads 16-bit fragments (f16, bf16) only so far}}
-    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !w}
-        : memref<?xi8>, memref<?xi32> -> !a
-    gpu.return
-  }
-}
-
-// -----
-
 // (The alias loads the vnm dialect, which vnm_gpu.epilogue's default
 // activation needs and the vnm_gpu dialect does not load itself.)
 #none = #vnm.activation<none>

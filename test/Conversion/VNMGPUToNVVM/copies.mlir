@@ -67,7 +67,8 @@ gpu.module @dense {
   gpu.func @dense(%src: memref<?xf16>, %row: i32, %col: i32, %n: i32,
                   %ld: i32, %slot: i32) kernel {
     %ring = vnm_gpu.alloc_ring : !ring
-    vnm_gpu.copy_tile %src[%row, %col] bounds(256, %n) ld(%ld) into %ring[%slot]
+    %k = arith.constant 256 : i32
+    vnm_gpu.copy_tile %src[%row, %col] bounds(%k, %n) ld(%ld) into %ring[%slot]
         {layout = #vnm_gpu.copy<threads = 256, rows_per_thread = 4>}
         : memref<?xf16>, !ring
     gpu.return

@@ -62,3 +62,71 @@ gpu.module @clamped {
     gpu.return
   }
 }
+
+// The 8-bit class (i8, m16n8k64): one metadata word per lane per m16 tile
+// and k-tile (4096 x 4096 at 64:2:4 has 64 k-tiles of 16 groups: word
+// (row tile * 64 + k-tile) * 32 + lane) and 16 bytes of values (tile * 512
+// + lane * 16). B from a token-major slot (128 tokens x 64 bytes of K,
+// k_contiguous): one ldmatrix.x4 without .trans per n8 tile; lane l
+// addresses token 8 nt + (l & 7) at chunk l >> 3, and the next n8 tile is
+// 8 rows (512 bytes) on, with the same swizzle phase.
+!w8 = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 4>>
+#L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+!ring8 = !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+// CHECK-LABEL: gpu.func @int8
+// CHECK: arith.muli %{{.*}}, %c64_i32
+// CHECK: arith.muli %{{.*}}, %c32_i32
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
+// CHECK: arith.muli %{{.*}}, %c16_i32
+// CHECK: arith.muli %{{.*}}, %c512_i32
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
+// CHECK-NOT: ld.global.nc
+// CHECK: arith.shrui %{{.*}}, %c3_i32
+// CHECK: arith.shrui %{{.*}}, %c1_i32
+// CHECK: arith.andi %{{.*}}, %c3_i32
+// CHECK: arith.xori
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK: arith.addi %[[BASE:[0-9]+]], %c512_i32
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK-COUNT-5: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK: arith.addi %[[BASE]], %c3584_i32
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK-NOT: nvvm.ldmatrix
+gpu.module @int8 {
+  gpu.func @int8(%values: memref<?xi8>, %meta: memref<?xi32>, %i: i32,
+                 %out: memref<?xi32>) kernel {
+    %ring = vnm_gpu.alloc_ring : !ring8
+    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !w8}
+        : memref<?xi8>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xi8, #L8>
+    %b = vnm_gpu.load_b %ring[%i] offset(0) k_contiguous : !ring8 -> !vnm_gpu.b_frag<64x128xi8, #L8>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xi32, #L8>
+    %acc = vnm_gpu.mma_sp %a[0], %b, %z : !vnm_gpu.sparse_a<64x64xi8, #L8>,
+        !vnm_gpu.b_frag<64x128xi8, #L8>, !vnm_gpu.acc<64x128xi32, #L8>
+    vnm_gpu.epilogue %acc into %out[%i, %i] bounds(4096, %i) ld(%i)
+        : !vnm_gpu.acc<64x128xi32, #L8>, memref<?xi32>
+    gpu.return
+  }
+}
+
+// A token-major f16 slot (128 tokens x 64 halves of K, 128-byte rows):
+// offset(32) is chunk 4 of each row; ldmatrix without .trans.
+!ringt = !vnm_gpu.ring<3x128x64xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+// CHECK-LABEL: gpu.func @token_major_f16
+// CHECK: arith.addi %{{.*}}, %c4_i32
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK-COUNT-7: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+gpu.module @token_major_f16 {
+  gpu.func @token_major_f16(%values: memref<?xf16>, %meta: memref<?xi32>,
+                            %i: i32, %out: memref<?xf32>) kernel {
+    %ring = vnm_gpu.alloc_ring : !ringt
+    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !w}
+        : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xf16, #L>
+    %b = vnm_gpu.load_b %ring[%i] offset(32) k_contiguous : !ringt -> !vnm_gpu.b_frag<32x128xf16, #L>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #L>
+    %acc = vnm_gpu.mma_sp %a[1], %b, %z : !vnm_gpu.sparse_a<64x64xf16, #L>,
+        !vnm_gpu.b_frag<32x128xf16, #L>, !vnm_gpu.acc<64x128xf32, #L>
+    vnm_gpu.epilogue %acc into %out[%i, %i] bounds(4096, %i) ld(%i)
+        : !vnm_gpu.acc<64x128xf32, #L>, memref<?xf32>
+    gpu.return
+  }
+}

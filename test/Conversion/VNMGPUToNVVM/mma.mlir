@@ -58,3 +58,29 @@ gpu.module @bf16 {
     gpu.return
   }
 }
+
+// The mma_sp_m16n8k64 layout: s8 operands as i32 words, i32 accumulators
+// that wrap, selector 0 for every MMA (all lanes carry metadata).
+#L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+!ring8 = !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+!w8 = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 4>>
+// CHECK-LABEL: gpu.func @s8
+// CHECK-NOT: llvm.bitcast
+// CHECK: nvvm.mma.sp.sync A[{{.*}}] B[{{.*}}] C[%[[ZERO:[^,]+]], %[[ZERO]], %[[ZERO]], %[[ZERO]]] sparseMetadata[%{{.*}}] selector[%[[SEL:.*]]] {intOverflowBehavior = #nvvm.mma_int_overflow<wrapped>, multiplicandAPtxType = #nvvm.mma_type<s8>, multiplicandBPtxType = #nvvm.mma_type<s8>, orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 64>} : (i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-15: nvvm.mma.sp.sync {{.*}} selector[%[[SEL]]] {{.*}}k = 64
+// CHECK-NOT: nvvm.mma.sp.sync
+gpu.module @s8 {
+  gpu.func @s8(%values: memref<?xi8>, %meta: memref<?xi32>, %i: i32,
+               %out: memref<?xi32>) kernel {
+    %ring = vnm_gpu.alloc_ring : !ring8
+    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !w8}
+        : memref<?xi8>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xi8, #L8>
+    %b = vnm_gpu.load_b %ring[%i] offset(0) k_contiguous : !ring8 -> !vnm_gpu.b_frag<64x128xi8, #L8>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xi32, #L8>
+    %acc = vnm_gpu.mma_sp %a[0], %b, %z : !vnm_gpu.sparse_a<64x64xi8, #L8>,
+        !vnm_gpu.b_frag<64x128xi8, #L8>, !vnm_gpu.acc<64x128xi32, #L8>
+    vnm_gpu.epilogue %acc into %out[%i, %i] bounds(4096, %i) ld(%i)
+        : !vnm_gpu.acc<64x128xi32, #L8>, memref<?xi32>
+    gpu.return
+  }
+}

@@ -14,7 +14,7 @@ func.func @v16(%v: memref<64x2xf16>, %c: memref<4x1x4xi8>, %m: memref<64x2xi8>,
 
 func.func @int8(%v: memref<64x2xi8>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
                 %x: memref<8x32xi8>, %y: memref<64x32xi32>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: the GPU spmm kernel takes f16 or bf16 operands}}
+  // expected-error @+1 {{vnm-lower-to-gpu: the i8 kernels read rhs token-major (K contiguous, e.g. memref<KxN, strided<[1, ?]>>, the transpose of an x[N][K]): sm_80 and sm_90 have no byte-transposing ldmatrix}}
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xi8>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xi8>)
       outs(%y : memref<64x32xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
   return
@@ -72,14 +72,62 @@ func.func @huge(%v: memref<1099511627776x?xf16>, %c: memref<?x?x4xi8>,
 
 // -----
 
-// Quantized spmm forms have no GPU kernel yet: refused with the reason.
-func.func @dequantizing(%v: memref<128x16xi8>, %c: memref<2x8x4xi8>,
-                        %m: memref<128x16xi8>, %x: memref<64x32xi8>,
-                        %s: memref<128xf32>, %y: memref<128x32xf16>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for a quantized spmm (weight scales, or a weight of another element type than rhs) yet; the CPU pipeline (vnm-lower-to-cpu-pipeline) runs it}}
-  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x16xi8>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x32xi8>)
+// The i8 kernels cover M = 4 so far: the column-loc gather of
+// token-major activations has no GPU lowering yet.
+func.func @gathered_int8(%v: memref<128x16xi8>, %c: memref<2x8x4xi8>,
+                         %m: memref<128x16xi8>, %x: memref<64x32xi8, strided<[1, 64]>>,
+                         %s: memref<128xf32>, %y: memref<128x32xf16>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU i8 spmm kernel reads token-major activations, whose column-loc gather (M > 4) has no GPU lowering yet}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x16xi8>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x32xi8, strided<[1, 64]>>)
       weight_scales(%s : memref<128xf32>)
       outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+func.func @group_scales(%v: memref<128x32xi8>, %c: memref<2x16x4xi8>,
+                        %m: memref<128x32xi8>, %x: memref<64x32xi8, strided<[1, 64]>>,
+                        %s: memref<128x2xf32>, %y: memref<128x32xf16>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for per-group weight scales yet; the CPU pipeline (vnm-lower-to-cpu-pipeline) runs it}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x32xi8>, memref<2x16x4xi8>, memref<128x32xi8>, memref<64x32xi8, strided<[1, 64]>>)
+      weight_scales(%s : memref<128x2xf32>)
+      outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 4>, group_size = 32}
+  return
+}
+
+// -----
+
+func.func @tensor_scale(%v: memref<128x32xi8>, %c: memref<2x16x4xi8>,
+                        %m: memref<128x32xi8>, %x: memref<64x32xi8, strided<[1, 64]>>,
+                        %s: memref<128xf32>, %sx: memref<f32>, %y: memref<128x32xf16>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for a per-tensor input scale yet (per-token input scales run on the GPU)}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x32xi8>, memref<2x16x4xi8>, memref<128x32xi8>, memref<64x32xi8, strided<[1, 64]>>)
+      weight_scales(%s : memref<128xf32>) input_scales(%sx : memref<f32>)
+      outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 4>}
+  return
+}
+
+// -----
+
+func.func @int_bias(%v: memref<128x32xi8>, %c: memref<2x16x4xi8>,
+                    %m: memref<128x32xi8>, %x: memref<64x32xi8, strided<[1, 64]>>,
+                    %b: memref<128xi32>, %y: memref<128x32xi32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for an i32 result with a bias or an activation}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x32xi8>, memref<2x16x4xi8>, memref<128x32xi8>, memref<64x32xi8, strided<[1, 64]>>)
+      bias(%b : memref<128xi32>)
+      outs(%y : memref<128x32xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 4>}
+  return
+}
+
+// -----
+
+// An f16 rhs whose rows are known not to be contiguous.
+func.func @f16_columns(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
+                       %x: memref<8x32xf16, strided<[1, 8]>>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the f16/bf16 kernels read rhs as K x N with contiguous rows}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xf16>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xf16, strided<[1, 8]>>)
+      outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
   return
 }
 
@@ -88,7 +136,7 @@ func.func @dequantizing(%v: memref<128x16xi8>, %c: memref<2x8x4xi8>,
 func.func @mixed(%v: memref<128x16xi4>, %c: memref<2x8x4xi8>,
                  %m: memref<128x16xi8>, %x: memref<64x32xi8>,
                  %y: memref<128x32xi32>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for a quantized spmm}}
+  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for a weight of another element type than rhs (W4A8, W8A16, W4A16) yet}}
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x16xi4>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x32xi8>)
       outs(%y : memref<128x32xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
   return

@@ -19,7 +19,7 @@
 // CHECK-NOT: vnm_gpu.load_colloc
 // CHECK: %[[PAIR:.*]] = arith.index_cast
 // CHECK: %[[FIRST:.*]] = arith.muli %[[PAIR]], %c64_i32
-// CHECK: vnm_gpu.copy_tile %{{.*}}[%[[FIRST]], %{{.*}}] bounds(256, %{{.*}}) ld(%{{.*}}) into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 256, rows_per_thread = 4>}
+// CHECK: vnm_gpu.copy_tile %{{.*}}[%[[FIRST]], %{{.*}}] bounds(%c256_i32, %{{.*}}) ld(%{{.*}}) into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 256, rows_per_thread = 4>}
 // CHECK: vnm_gpu.load_sparse_a {{.*}} -> !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>>
 
 // NVVM: arith.minui %{{.*}}, %c62_i32

@@ -14,7 +14,7 @@ gpu.module @kernels {
     %c8 = arith.constant 8 : index
     %ring = vnm_gpu.alloc_ring : !ring
     scf.for %k = %c0 to %c8 step %c1 {
-      vnm_gpu.copy_tile %x[%i, %i] bounds(64, %i) ld(%i) into %ring[%i]
+      vnm_gpu.copy_tile %x[%i, %i] bounds(%i, %i) ld(%i) into %ring[%i]
           {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 8>}
           : memref<?xf16>, !ring
       // expected-error @+1 {{'memref.store' op in a kernel K loop is neither a vnm_gpu tile op nor free of side effects, so it cannot be pipelined}}
@@ -40,7 +40,7 @@ gpu.module @kernels {
     %c8 = arith.constant 8 : index
     %ring = vnm_gpu.alloc_ring : !ring
     %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%j = %i) -> (i32) {
-      vnm_gpu.copy_tile %x[%j, %i] bounds(64, %i) ld(%i) into %ring[%i]
+      vnm_gpu.copy_tile %x[%j, %i] bounds(%i, %i) ld(%i) into %ring[%i]
           {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 8>}
           : memref<?xf16>, !ring
       vnm_gpu.wait %ring pending(0) : !ring
@@ -73,7 +73,7 @@ gpu.module @kernels {
       // The cast goes with its user (stage 1) and reads the stage 3 load.
       // expected-error @+1 {{'builtin.unrealized_conversion_cast' op in pipeline stage 1 reads a value of an op in stage 3}}
       %slot = builtin.unrealized_conversion_cast %b : !b to i32
-      vnm_gpu.copy_tile %x[%i, %i] bounds(64, %i) ld(%i) into %ring[%slot]
+      vnm_gpu.copy_tile %x[%i, %i] bounds(%i, %i) ld(%i) into %ring[%slot]
           {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 8>}
           : memref<?xf16>, !ring
       scf.yield %acc : !acc

@@ -31,6 +31,11 @@ func.func private @f() -> !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 1
 
 // -----
 
+// expected-error @+1 {{#vnm_gpu.swizzle (C3): rows must be a power of two in [1, 16], got 3}}
+func.func private @f() -> !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 3>>
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // #vnm_gpu.copy
 //===----------------------------------------------------------------------===//
@@ -262,7 +267,7 @@ gpu.module @m {
   gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
     %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
     // expected-error @+1 {{'vnm_gpu.copy_tile' op (C1): `src` has element type 'f32', expected 'f16'}}
-    vnm_gpu.copy_tile %yf[%i, %i] bounds(4096, %i) ld(%i) into %r[%i] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 8>} : memref<?xf32>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    vnm_gpu.copy_tile %yf[%i, %i] bounds(%i, %i) ld(%i) into %r[%i] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 8>} : memref<?xf32>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
     gpu.return
   }
 }
@@ -273,18 +278,7 @@ gpu.module @m {
   gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
     %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
     // expected-error @+1 {{'vnm_gpu.copy_tile' op (C2): 256 threads of 8 rows do not copy the 64x128 slot's 1024 chunks of 16 bytes one each}}
-    vnm_gpu.copy_tile %x[%i, %i] bounds(4096, %i) ld(%i) into %r[%i] {layout = #vnm_gpu.copy<threads = 256, rows_per_thread = 8>} : memref<?xf16>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
-    gpu.return
-  }
-}
-
-// -----
-
-gpu.module @m {
-  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
-    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
-    // expected-error @+1 {{'vnm_gpu.copy_tile' op (C3): row_bound must be positive, got 0}}
-    vnm_gpu.copy_tile %x[%i, %i] bounds(0, %i) ld(%i) into %r[%i] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 8>} : memref<?xf16>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    vnm_gpu.copy_tile %x[%i, %i] bounds(%i, %i) ld(%i) into %r[%i] {layout = #vnm_gpu.copy<threads = 256, rows_per_thread = 8>} : memref<?xf16>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
     gpu.return
   }
 }
@@ -399,7 +393,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
     %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
-    // expected-error @+1 {{'vnm_gpu.load_b' op (C2): offset 16 must be a multiple of 32 with the rows it reads inside the slot's 64}}
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C2): offset 16 must be a multiple of 32 with the rows of B it reads inside the slot's 64 rows}}
     %b = vnm_gpu.load_b %r[%i] offset(16) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>> -> !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
     gpu.return
   }
@@ -410,8 +404,49 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
     %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
-    // expected-error @+1 {{'vnm_gpu.load_b' op (C2): offset 64 must be a multiple of 32 with the rows it reads inside the slot's 64}}
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C2): offset 64 must be a multiple of 32 with the rows of B it reads inside the slot's 64 rows}}
     %b = vnm_gpu.load_b %r[%i] offset(64) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>> -> !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}
+
+// -----
+
+// k_contiguous: the slot's rows are B's columns, its columns B's rows.
+!r8 = !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+#L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+gpu.module @m {
+  gpu.func @k(%i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !r8
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C1): the result's 64 columns must be the slot's 128 rows (k_contiguous)}}
+    %b = vnm_gpu.load_b %r[%i] offset(0) k_contiguous : !r8 -> !vnm_gpu.b_frag<64x64xi8, #L8>
+    gpu.return
+  }
+}
+
+// -----
+
+!r8 = !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+#L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+gpu.module @m {
+  gpu.func @k(%i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !r8
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C2): offset 64 must be a multiple of 64 with the rows of B it reads inside the slot's 64 columns}}
+    %b = vnm_gpu.load_b %r[%i] offset(64) k_contiguous : !r8 -> !vnm_gpu.b_frag<64x128xi8, #L8>
+    gpu.return
+  }
+}
+
+// -----
+
+// 8-bit B fragments only from a k_contiguous slot.
+!r8 = !vnm_gpu.ring<3x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+#L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+gpu.module @m {
+  gpu.func @k(%i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !r8
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C3): 8-bit B fragments are read from a k_contiguous slot (sm_80 and sm_90 have no byte-transposing ldmatrix)}}
+    %b = vnm_gpu.load_b %r[%i] offset(0) : !r8 -> !vnm_gpu.b_frag<64x128xi8, #L8>
     gpu.return
   }
 }

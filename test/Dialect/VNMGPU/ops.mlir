@@ -71,7 +71,7 @@ gpu.module @kernels {
 !accf = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
 
 // CHECK-LABEL: gpu.func @copies
-// CHECK: vnm_gpu.copy_tile %{{.*}}[%{{.*}}, %{{.*}}] bounds(4000, %{{.*}}) ld(%{{.*}}) into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 4>} : memref<?xi8>, !vnm_gpu.ring<2x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 1>>
+// CHECK: vnm_gpu.copy_tile %{{.*}}[%{{.*}}, %{{.*}}] bounds(%{{.*}}, %{{.*}}) ld(%{{.*}}) into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 4>} : memref<?xi8>, !vnm_gpu.ring<2x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 1>>
 // CHECK: vnm_gpu.wait %{{.*}} pending(1)
 // CHECK: vnm_gpu.epilogue %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] bounds(1000, %{{.*}}) ld(%{{.*}}) : !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>, memref<?xi32>
 // CHECK: vnm_gpu.epilogue %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] bounds(1000, %{{.*}}) ld(%{{.*}}) row_scales(%{{.*}} : memref<?xf32>) col_scales(%{{.*}} : memref<?xf32>) {activation = #vnm.activation<relu>} : !vnm_gpu.acc<64x128xf32, {{.*}}>, memref<?xbf16>
@@ -80,7 +80,7 @@ gpu.module @more {
                    %outf: memref<?xbf16>, %rs: memref<?xf32>,
                    %cs: memref<?xf32>, %i: i32) kernel {
     %ring = vnm_gpu.alloc_ring : !ring8
-    vnm_gpu.copy_tile %src[%i, %i] bounds(4000, %i) ld(%i) into %ring[%i]
+    vnm_gpu.copy_tile %src[%i, %i] bounds(%i, %i) ld(%i) into %ring[%i]
         {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 4>}
         : memref<?xi8>, !ring8
     vnm_gpu.wait %ring pending(1) : !ring8
@@ -104,6 +104,21 @@ gpu.module @sddmm {
     vnm_gpu.sampled_store %acc into %values[%i, %i] meta(%meta)
         {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
         : !accf, memref<?xi8>, memref<?xbf16>
+    gpu.return
+  }
+}
+
+// A token-major i8 slot: the swizzle's XOR term changes every two rows,
+// and B is read k_contiguous.
+!ringt = !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+#L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+// CHECK-LABEL: gpu.func @token_major
+// CHECK: vnm_gpu.alloc_ring : !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+// CHECK: vnm_gpu.load_b %{{.*}}[%{{.*}}] offset(0) k_contiguous : {{.*}} -> !vnm_gpu.b_frag<64x128xi8, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
+gpu.module @token {
+  gpu.func @token_major(%i: i32) kernel {
+    %ring = vnm_gpu.alloc_ring : !ringt
+    %b = vnm_gpu.load_b %ring[%i] offset(0) k_contiguous : !ringt -> !vnm_gpu.b_frag<64x128xi8, #L8>
     gpu.return
   }
 }

@@ -40,7 +40,8 @@ int64_t MmaLayoutAttr::getOperandBits() const {
 //===----------------------------------------------------------------------===//
 
 LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  int64_t chunkBytes, int64_t period) {
+                                  int64_t chunkBytes, int64_t period,
+                                  int64_t rowsPerPhase) {
   if (chunkBytes < 4 || chunkBytes > 128 || !llvm::isPowerOf2_64(chunkBytes))
     return emitError() << "#vnm_gpu.swizzle (C1): chunk must be a power of two "
                           "in [4, 128] bytes, got "
@@ -49,13 +50,18 @@ LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#vnm_gpu.swizzle (C2): period must be a power of "
                           "two in [1, 16], got "
                        << period;
+  if (rowsPerPhase < 1 || rowsPerPhase > 16 ||
+      !llvm::isPowerOf2_64(rowsPerPhase))
+    return emitError() << "#vnm_gpu.swizzle (C3): rows must be a power of "
+                          "two in [1, 16], got "
+                       << rowsPerPhase;
   return success();
 }
 
 int64_t SwizzleAttr::getByteOffset(int64_t row, int64_t byteInRow,
                                    int64_t rowBytes) const {
   int64_t chunk = byteInRow / getChunkBytes();
-  int64_t swizzled = chunk ^ (row % getPeriod());
+  int64_t swizzled = chunk ^ (row / getRowsPerPhase() % getPeriod());
   return row * rowBytes + swizzled * getChunkBytes() +
          byteInRow % getChunkBytes();
 }

@@ -130,9 +130,6 @@ LogicalResult CopyTileOp::verify() {
     return failure();
   if (failed(verifyCopyCoversSlot(*this, "C2", getLayout(), ring)))
     return failure();
-  if (getRowBoundAttr().getInt() <= 0)
-    return emitOpError("(C3): row_bound must be positive, got ")
-           << getRowBoundAttr().getInt();
   return verifyInKernel(*this, getLayout().getThreads());
 }
 
@@ -179,16 +176,25 @@ LogicalResult LoadBOp::verify() {
   if (failed(verifyElementType(*this, "C1", "the result",
                                result.getElementType(), ring.getElementType())))
     return failure();
-  if (result.getCols() != ring.getCols())
+  // The slot's extent along B's columns (N) and along its rows (K).
+  bool transposed = getKContiguous();
+  int64_t slotN = transposed ? ring.getRows() : ring.getCols();
+  int64_t slotK = transposed ? ring.getCols() : ring.getRows();
+  if (result.getCols() != slotN)
     return emitOpError("(C1): the result's ")
-           << result.getCols() << " columns must be the slot's "
-           << ring.getCols();
+           << result.getCols() << " columns must be the slot's " << slotN
+           << (transposed ? " rows (k_contiguous)" : " columns");
   int64_t offset = getOffsetAttr().getInt();
   if (offset < 0 || offset % result.getRows() != 0 ||
-      offset + result.getRows() > ring.getRows())
+      offset + result.getRows() > slotK)
     return emitOpError("(C2): offset ")
            << offset << " must be a multiple of " << result.getRows()
-           << " with the rows it reads inside the slot's " << ring.getRows();
+           << " with the rows of B it reads inside the slot's " << slotK
+           << (transposed ? " columns" : " rows");
+  if (result.getLayout().getOperandBits() == 8 && !transposed)
+    return emitOpError("(C3): 8-bit B fragments are read from a "
+                       "k_contiguous slot (sm_80 and sm_90 have no "
+                       "byte-transposing ldmatrix)");
   return verifyInKernel(*this, result.getLayout().getThreads());
 }
 

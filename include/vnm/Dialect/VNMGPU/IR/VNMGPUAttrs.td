@@ -63,16 +63,29 @@ def VNMGPU_SwizzleAttr : VNMGPU_Attr<"Swizzle", "swizzle"> {
   let summary = "XOR swizzle of a shared-memory tile's rows";
   let description = [{
     Chunk `c` (of `chunk` bytes) of row `r` of a shared tile is stored at
-    chunk `c ^ (r % period)`; `period = 1` is no swizzle. With 16-byte chunks
-    and a period of 8, the eight rows one `ldmatrix` phase reads fall into
-    eight different bank groups.
+    chunk `c ^ ((r / rows) % period)`; `period = 1` is no swizzle, and
+    `rows` (default 1) is how many consecutive rows share one XOR term. With
+    16-byte chunks and a period of 8, the eight 128-byte-or-longer rows one
+    `ldmatrix` phase reads fall into eight different bank groups; 64-byte
+    rows (two per 128 bytes) take a period of 4 over pairs of rows
+    (`rows = 2`) for the same effect.
 
     ```mlir
     #vnm_gpu.swizzle<chunk = 16, period = 8>
+    #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>
     ```
   }];
-  let parameters = (ins "int64_t":$chunkBytes, "int64_t":$period);
-  let assemblyFormat = "`<` `chunk` `=` $chunkBytes `,` `period` `=` $period `>`";
+  let parameters = (ins "int64_t":$chunkBytes, "int64_t":$period,
+                        DefaultValuedParameter<"int64_t", "1">:$rowsPerPhase);
+  let assemblyFormat = [{
+    `<` `chunk` `=` $chunkBytes `,` `period` `=` $period
+    (`,` `rows` `=` $rowsPerPhase^)? `>`
+  }];
+  let builders = [
+    AttrBuilder<(ins "int64_t":$chunkBytes, "int64_t":$period), [{
+      return $_get($_ctxt, chunkBytes, period, 1);
+    }]>
+  ];
   let extraClassDeclaration = [{
     /// Byte offset of byte `byteInRow` of row `row` in a tile of
     /// `rowBytes`-byte rows.

@@ -96,18 +96,22 @@ def VNMGPU_CopyTileOp : VNMGPU_Op<"copy_tile",
     Starts the asynchronous copy of rows `row` .. `row + ring rows - 1` and
     columns `col` .. `col + ring cols - 1` of `src` (row pitch `ld`) into
     slot `slot`, threads sharing the chunks as `layout` says. Rows at or
-    past `row_bound` and columns at or past `cols` are zero-filled. One
-    group; it lands at a later `vnm_gpu.wait`. The M = 4 kernels use it:
-    every group keeps its four columns, so a pair's rows are consecutive.
+    past `row_bound` and 16-byte chunks that start at or past `cols` are
+    zero-filled; a chunk that straddles `cols` is copied whole (`src` rows
+    are readable up to `ld`). One group; it lands at a later
+    `vnm_gpu.wait`. The M = 4 kernels use it: every group keeps its four
+    columns, so a pair's rows are consecutive. A K x N operand has K as its
+    row bound and N as `cols`; a token-major N x K operand (the i8 kernels'
+    activations) the other way round.
 
     ```mlir
-    vnm_gpu.copy_tile %rhs[%row, %col] bounds(4096, %n) ld(%ldb)
+    vnm_gpu.copy_tile %rhs[%row, %col] bounds(%k, %n) ld(%ldb)
         into %ring[%slot] {layout = #vnm_gpu.copy<threads = 256, rows_per_thread = 4>}
         : memref<?xf16>, !ring
     ```
   }];
   let arguments = (ins VNMGPU_FlatBuffer:$src, I32:$row, I32:$col,
-                   I64Attr:$rowBound, I32:$cols, I32:$ld,
+                   I32:$rowBound, I32:$cols, I32:$ld,
                    VNMGPU_RingType:$ring, I32:$slot,
                    VNMGPU_CopyLayoutAttr:$layout);
   let assemblyFormat = [{
@@ -161,18 +165,25 @@ def VNMGPU_LoadSparseAOp : VNMGPU_Op<"load_sparse_a",
 def VNMGPU_LoadBOp : VNMGPU_Op<"load_b", [MemoryEffects<[MemRead]>]> {
   let summary = "load B fragments from a ring slot";
   let description = [{
-    Reads rows `offset` .. `offset + rows - 1` of slot `slot` (all of its
-    columns) into the registers of the result's layout.
+    Reads rows `offset` .. `offset + rows - 1` of B from slot `slot` into
+    the registers of the result's layout. The slot holds B as K rows by N
+    columns (all of its columns are read), or, with `k_contiguous`,
+    transposed: its rows are B's columns and its columns B's rows, as a
+    token-major `x[N][K]` is copied (columns `offset` .. of each of its
+    rows are read). The 8-bit layouts need `k_contiguous`: sm_80 and sm_90
+    have no byte-transposing `ldmatrix`.
 
     ```mlir
     %b = vnm_gpu.load_b %ring[%slot] offset(32) : !ring -> !b_frag
+    %b8 = vnm_gpu.load_b %ring8[%slot] offset(0) k_contiguous : !ring8 -> !b_frag8
     ```
   }];
-  let arguments = (ins VNMGPU_RingType:$ring, I32:$slot, I64Attr:$offset);
+  let arguments = (ins VNMGPU_RingType:$ring, I32:$slot, I64Attr:$offset,
+                   UnitAttr:$kContiguous);
   let results = (outs VNMGPU_BFragType:$result);
   let assemblyFormat = [{
-    $ring `[` $slot `]` `offset` `(` $offset `)` attr-dict `:` qualified(type($ring))
-    `->` qualified(type($result))
+    $ring `[` $slot `]` `offset` `(` $offset `)` (`k_contiguous` $kContiguous^)?
+    attr-dict `:` qualified(type($ring)) `->` qualified(type($result))
   }];
 }
 

@@ -1,9 +1,14 @@
-//===- MmaSpM16N8K32.cpp - mma.sp m16n8k32 tiles to NVVM ------------------===//
+//===- MmaSp.cpp - mma.sp tiles to NVVM -----------------------------------===//
 //
-// The sparse MMA of the mma_sp_m16n8k32 layout: per warp, every m16 tile
-// times every n8 tile of the B fragment, mma.sp::ordered_metadata with f32
-// accumulators; the k-tile pair's two steps share one metadata register
-// per m16 tile (selectors 0 and 1).
+// The sparse MMA of the mma.sp layouts: per warp, every m16 tile times
+// every n8 tile of the B fragment, mma.sp::ordered_metadata.
+//
+// * mma_sp_m16n8k32: f16/bf16 operands, f32 accumulators; the k-tile
+//   pair's two steps share one metadata register per m16 tile (selectors
+//   0 and 1).
+// * mma_sp_m16n8k64: s8 operands, s32 accumulators that wrap (no
+//   .satfinite, as docs/spec.md states for i32 accumulation); one step per
+//   64 columns of K, selector 0 (all 32 lanes carry metadata).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +23,8 @@ using namespace vnm::vnm_gpu::lowering;
 
 namespace {
 
-/// f16 operands are vectors of two halves; bf16 operands stay i32 words.
+/// f16 operands are vectors of two halves; bf16 and s8 operands stay i32
+/// words.
 Value toMmaOperand(KernelIRBuilder &kb, Type element, Value word) {
   if (!element.isF16())
     return word;
@@ -34,8 +40,7 @@ struct MmaSpLowering : OpConversionPattern<MmaSpOp> {
                   ConversionPatternRewriter &rewriter) const override {
     AccType accType = op.getAcc().getType();
     MmaLayoutAttr layout = accType.getLayout();
-    if (layout.getGeometry() != MmaGeometry::mma_sp_m16n8k32)
-      return rewriter.notifyMatchFailure(op, "not an m16n8k32 MMA");
+    bool eightBit = layout.getGeometry() == MmaGeometry::mma_sp_m16n8k64;
     KernelIRBuilder kb(rewriter, op.getLoc());
     OpBuilder &b = kb.builder();
     Location loc = kb.location();
@@ -46,12 +51,22 @@ struct MmaSpLowering : OpConversionPattern<MmaSpOp> {
     SmallVector<Value> result(adaptor.getAcc().begin(), adaptor.getAcc().end());
     int64_t step = op.getStepAttr().getInt();
     std::optional<std::array<NVVM::MMATypes, 2>> ptxTypes;
+    std::optional<NVVM::MMAIntOverflow> overflow;
     if (element.isBF16())
       ptxTypes = std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
                                                NVVM::MMATypes::bf16};
-    auto f32x4 = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(4, kb.f32()));
-    Value selector = kb.c32(step);
+    if (eightBit) {
+      ptxTypes = std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::s8,
+                                               NVVM::MMATypes::s8};
+      overflow = NVVM::MMAIntOverflow::wrapped;
+    }
+    Type accElement = accType.getElementType();
+    auto accx4 = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(4, accElement));
+    // m16n8k32: step s of the pair reads the lanes of selector s; the
+    // m16n8k64 word is read by all lanes, selector 0.
+    Value selector = kb.c32(eightBit ? 0 : step);
+    SmallVector<int64_t> shape = {16, 8, layout.getInstrK()};
 
     // A registers of this step: after the metadata words, 4 per m16 tile.
     SmallVector<SmallVector<Value>> aOps(tiles.m);
@@ -67,9 +82,9 @@ struct MmaSpLowering : OpConversionPattern<MmaSpOp> {
         SmallVector<Value> cOps;
         for (int r = 0; r < 4; ++r)
           cOps.push_back(result[(mt * tiles.n + nt) * 4 + r]);
-        auto mma = NVVM::MmaSpOp::create(b, loc, f32x4, aOps[mt], bOps, cOps,
-                                         a[mt], selector, {16, 8, 32},
-                                         std::nullopt, ptxTypes);
+        auto mma =
+            NVVM::MmaSpOp::create(b, loc, accx4, aOps[mt], bOps, cOps, a[mt],
+                                  selector, shape, overflow, ptxTypes);
         mma.setOrderedMetadata(true);
         for (int r = 0; r < 4; ++r)
           result[(mt * tiles.n + nt) * 4 + r] =
@@ -99,7 +114,7 @@ struct ZeroLowering : OpConversionPattern<ZeroOp> {
 
 } // namespace
 
-void lowering::populateMmaSpM16N8K32Patterns(TypeConverter &converter,
+void lowering::populateMmaSpPatterns(TypeConverter &converter,
                                              RewritePatternSet &patterns) {
   patterns.add<MmaSpLowering, ZeroLowering>(converter, patterns.getContext());
 }

@@ -1,0 +1,49 @@
+"""The quantized SpMM benchmark's case matrix (compile and device steps).
+
+W8A8: an i8 V:N:M weight (per-row scales) times i8 token-major activations
+x[N][K] (per-token scales). The GPU kernels cover M = 4 (2:4) so far; the
+column-loc gather of token-major activations (M > 4) is not lowered yet.
+
+Each (R, K, V, M) is compiled twice: `f16`, the dequantizing kernel a model
+runs (f16 out, timed against torch._int_mm and dense fp16 torch.mm), and
+`i32`, the plain integer kernel whose results are checked exactly.
+"""
+
+# (R, K, N): the SpMM matrix's square and LLaMA-FFN shapes, then decode
+# shapes (few tokens: the weight bytes are the cost).
+SHAPES = [
+    (4096, 4096, 4096),
+    (11008, 4096, 4096),
+    (4096, 4096, 1),
+    (4096, 4096, 16),
+    (4096, 4096, 64),
+    (11008, 4096, 16),
+    (4096, 11008, 16),
+]
+# Ragged in R, K and N (K not a multiple of 16: the last 16-byte chunk of a
+# token's row straddles K).
+RAGGED_SHAPES = [(1000, 1035, 77), (200, 100, 5)]
+VS = [64, 128]
+MS = [4]
+OUTS = ["f16", "i32"]
+
+
+def kernel_name(rows, cols, v, m, out):
+    return f"w8a8_r{rows}_k{cols}_v{v}_m{m}_{out}"
+
+
+def all_cases():
+    """Every (kernel, N) pair: bar shapes for both V, ragged shapes at V = 64."""
+    cases = []
+    for rows, cols, n in SHAPES:
+        for v in VS:
+            for m in MS:
+                for out in OUTS:
+                    cases.append(dict(rows=rows, cols=cols, n=n, v=v, m=m,
+                                      out=out,
+                                      kernel=kernel_name(rows, cols, v, m, out)))
+    for rows, cols, n in RAGGED_SHAPES:
+        for out in OUTS:
+            cases.append(dict(rows=rows, cols=cols, n=n, v=64, m=4, out=out,
+                              kernel=kernel_name(rows, cols, 64, 4, out)))
+    return cases
