@@ -77,8 +77,8 @@ gpu.module @clamped {
 // CHECK: arith.muli %{{.*}}, %c64_i32
 // CHECK: arith.muli %{{.*}}, %c32_i32
 // CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
-// CHECK: arith.muli %{{.*}}, %c16_i32
-// CHECK: arith.muli %{{.*}}, %c512_i32
+// CHECK-DAG: arith.muli %{{.*}}, %c16_i32
+// CHECK-DAG: arith.muli %{{.*}}, %c512_i32
 // CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
 // CHECK-NOT: ld.global.nc
 // CHECK: arith.shrui %{{.*}}, %c3_i32
