@@ -56,8 +56,8 @@ struct MmaSpLowering : OpConversionPattern<MmaSpOp> {
       ptxTypes = std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
                                                NVVM::MMATypes::bf16};
     if (eightBit) {
-      ptxTypes = std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::s8,
-                                               NVVM::MMATypes::s8};
+      ptxTypes =
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::s8, NVVM::MMATypes::s8};
       overflow = NVVM::MMAIntOverflow::wrapped;
     }
     Type accElement = accType.getElementType();
@@ -115,6 +115,6 @@ struct ZeroLowering : OpConversionPattern<ZeroOp> {
 } // namespace
 
 void lowering::populateMmaSpPatterns(TypeConverter &converter,
-                                             RewritePatternSet &patterns) {
+                                     RewritePatternSet &patterns) {
   patterns.add<MmaSpLowering, ZeroLowering>(converter, patterns.getContext());
 }
