@@ -1,8 +1,9 @@
 """The quantized SpMM benchmark's case matrix (compile and device steps).
 
 W8A8: an i8 V:N:M weight (per-row scales) times i8 token-major activations
-x[N][K] (per-token scales). The GPU kernels cover M = 4 (2:4) so far; the
-column-loc gather of token-major activations (M > 4) is not lowered yet.
+x[N][K] (per-token scales). The GPU kernels cover M = 4 (2:4: each pair's
+K bytes are copied) and M = 8 (2:8: each pair's groups are copied whole and
+the B-fragment load selects the kept bytes).
 
 Each (R, K, V, M) is compiled twice: `f16`, the dequantizing kernel a model
 runs (f16 out, timed against torch._int_mm and dense fp16 torch.mm), and
@@ -24,7 +25,7 @@ SHAPES = [
 # token's row straddles K).
 RAGGED_SHAPES = [(1000, 1035, 77), (200, 100, 5)]
 VS = [64, 128]
-MS = [4]
+MS = [4, 8]
 OUTS = ["f16", "i32"]
 
 
@@ -43,7 +44,9 @@ def all_cases():
                                       out=out,
                                       kernel=kernel_name(rows, cols, v, m, out)))
     for rows, cols, n in RAGGED_SHAPES:
-        for out in OUTS:
-            cases.append(dict(rows=rows, cols=cols, n=n, v=64, m=4, out=out,
-                              kernel=kernel_name(rows, cols, 64, 4, out)))
+        for m in MS:
+            for out in OUTS:
+                cases.append(dict(rows=rows, cols=cols, n=n, v=64, m=m,
+                                  out=out,
+                                  kernel=kernel_name(rows, cols, 64, m, out)))
     return cases

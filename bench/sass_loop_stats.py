@@ -4,8 +4,8 @@
 For each kernel of a compile_cases.py build (default bench/build) it
 assembles the PTX with ptxas for sm_90, disassembles the cubin with
 nvdisasm, finds the loops (a branch back to an earlier label) that hold
-HMMA instructions, and prints their instruction, HMMA and register-move
-counts and the instructions per HMMA.
+HMMA (or, for the i8 kernels, IMMA) instructions, and prints their
+instruction, MMA and register-move counts and the instructions per MMA.
 
 nvdisasm is not part of the CUDA install here; `pip install
 nvidia-cuda-nvdisasm` provides it (pass --nvdisasm with its path).
@@ -38,7 +38,7 @@ def category(line):
     match = OPCODE.match(line)
     op = match.group(1) if match else ""
     base = op.split(".")[0]
-    if base == "HMMA":
+    if base in ("HMMA", "IMMA"):  # f16/bf16 and s8 tensor-core MMAs
         return "hmma"
     if base == "LDSM":
         return "ldsm"
@@ -73,7 +73,7 @@ def loop_bodies(sass_lines):
         if branch and labels.get(branch.group(1), len(sass_lines)) < i:
             body = [x for x in sass_lines[labels[branch.group(1)]:i + 1]
                     if ";" in x]
-            if any("HMMA" in x for x in body):
+            if any("HMMA" in x or "IMMA" in x for x in body):
                 found.append(body)
     return found
 

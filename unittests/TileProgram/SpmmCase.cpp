@@ -87,18 +87,21 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     }
     ++family;
   }
-  // W8A8: the i8 kernels (M = 4) on token-major activations, exact i32
-  // results and dequantized float results.
+  // W8A8: the i8 kernels on token-major activations (M = 4 copies them,
+  // M = 8 selects the kept bytes in load_b), exact i32 results and
+  // dequantized float results.
   const char *integerResults[] = {"i32", "f16", "bf16", "f32", "f16"};
-  for (int64_t v : {16, 64, 128})
+  const std::pair<int64_t, int64_t> integerFamilies[] = {
+      {16, 4}, {64, 4}, {128, 4}, {64, 8}, {128, 8}};
+  for (auto [v, m] : integerFamilies)
     for (int i = 0; i < 5; ++i) {
       SpmmCase c;
       c.v = v;
-      c.m = 4;
+      c.m = m;
       c.element = "i8";
-      c.result = integerResults[(i + v / 16) % 5];
+      c.result = integerResults[(i + v / 16 + m / 8) % 5];
       c.stages = 2 + i;
-      c.blockRows = i % 2 == 0 ? 128 : 64;
+      c.blockRows = i % 2 == 0 && (m == 4 || v % 128 == 0) ? 128 : 64;
       c.warpRows = i % 2 == 1 || i == 4 ? 64 : 32;
       c.warpsN = i % 2 == 1 ? 4 : 2;
       c.accumulate = i % 2 == 0;
@@ -106,7 +109,7 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       c.bias = floatResult && i % 2 == 1;
       c.activation = floatResult ? activations[(i + v / 16) % 3] : "none";
       c.rows = 190 + 37 * i + v / 16;
-      c.cols = 64 * (pairs[i] - 1) + 32 + 3 + 8 * (i % 2);
+      c.cols = 16 * m * (pairs[i] - 1) + 8 * m + 3 + 8 * (i % 2);
       c.n = 120 + 41 * i;
       if (i == 2) {
         c.extraLdb = 16;

@@ -210,10 +210,25 @@ LogicalResult vnm::gpu_loops::lowerLoadB(vnm_gpu::LoadBOp op,
   Value result = storage.bufferOf(op.getResult());
   int64_t offset = op.getOffsetAttr().getInt();
   bool transposed = op.getKContiguous();
+  Value colloc = op.getColloc() ? storage.bufferOf(op.getColloc()) : Value();
+  int64_t m = 0;
+  std::string outsideGroup =
+      describeFailure(op, "gathers through a column-loc offset not below M");
+  if (colloc)
+    m = ring.type.getCols() /
+        cast<vnm_gpu::ColLocType>(op.getColloc().getType()).getGroups();
   cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
     // Element (k, n) of B is slot element (k, n), or (n, k) when the slot
-    // holds B transposed.
+    // holds B transposed; gathered (`via`), row k = 4 q + i of B is column
+    // q M + colloc[q][i] of the slot.
     Value k = cg.add(iv[0], cg.index(offset));
+    if (colloc) {
+      Value q = cg.divu(k, cg.index(4));
+      Value i = cg.remu(k, cg.index(4));
+      Value column = cg.toIndex(cg.load(colloc, {q, i}));
+      cg.check(cg.ult(column, cg.index(m)), outsideGroup);
+      k = cg.add(cg.mul(q, cg.index(m)), column);
+    }
     Value element = transposed ? cg.load(ring.slots, {slot, iv[1], k})
                                : cg.load(ring.slots, {slot, k, iv[1]});
     cg.store(element, result, iv);

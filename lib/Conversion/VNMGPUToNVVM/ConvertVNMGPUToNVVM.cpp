@@ -128,7 +128,7 @@ void emitThreadCoordinates(gpu::GPUFuncOp func) {
         ring = r;
     }
     if (auto gather = dyn_cast<GatherOp>(op); gather && !copy)
-      copy = gather.getColloc().getType().getLayout();
+      copy = gather.getColloc().getType().getCopyLayout();
     if (auto tile = dyn_cast<CopyTileOp>(op); tile && !copy)
       copy = tile.getLayout();
   });

@@ -7,6 +7,9 @@
 // are zero-filled with a 0-byte source, which reads nothing. The copies of
 // one op form one commit group.
 //
+// Column-locs spread as 8-bit B fragments (the token-major gather, which
+// load_b performs) become prmt selectors.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TileLowering.h"
@@ -65,14 +68,25 @@ void emitRowCopies(KernelIRBuilder &kb, RingType ring, CopyLayoutAttr layout,
   NVVM::CpAsyncCommitGroupOp::create(kb.builder(), kb.location());
 }
 
+/// The prmt selector that picks, from a group's 8 bytes, the 4 at the
+/// offsets of its column-loc word `word` (offset i in byte i, each below 8):
+/// offset i in nibble i. `word | word >> 4` has offsets 0, 1 in its byte 0
+/// and offsets 2, 3 in its byte 2; one prmt packs those two bytes.
+Value getGroupSelector(KernelIRBuilder &kb, Value word) {
+  Value pairs = kb.bitOr(word, kb.shru(word, kb.c32(4)));
+  return kb.permuteBytes(pairs, pairs, kb.c32(0x20));
+}
+
 struct LoadColLocLowering : OpConversionPattern<LoadColLocOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(LoadColLocOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    KernelIRBuilder kb(rewriter, op.getLoc());
     ColLocType type = op.getResult().getType();
-    CopyLayoutAttr layout = type.getLayout();
+    if (!type.getCopyLayout())
+      return lowerSpreadAsFragments(op, adaptor, rewriter);
+    KernelIRBuilder kb(rewriter, op.getLoc());
+    CopyLayoutAttr layout = type.getCopyLayout();
     EncodingAttr encoding = getVNMEncoding(op.getMatrix());
     int64_t groups = encoding.getNumGroups(op.getMatrix().getDimSize(1));
     // A slot row is 16-byte chunks; the layout covers 4 rows per group.
@@ -98,6 +112,39 @@ struct LoadColLocLowering : OpConversionPattern<LoadColLocOp> {
     rewriter.replaceOpWithMultiple(op, {words});
     return success();
   }
+
+  /// Spread as 8-bit B fragments: lane l reads groups 16 pair + 4 j + l mod
+  /// 4 and keeps each as the prmt selector of its kept bytes.
+  LogicalResult
+  lowerSpreadAsFragments(LoadColLocOp op, OneToNOpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const {
+    ColLocType type = op.getResult().getType();
+    EncodingAttr encoding = getVNMEncoding(op.getMatrix());
+    if (encoding.getM() != 8)
+      return rewriter.notifyMatchFailure(
+          op, "column-locs spread as B fragments select from 8-byte groups "
+              "(M = 8) only");
+    int64_t groups = encoding.getNumGroups(op.getMatrix().getDimSize(1));
+    KernelIRBuilder kb(rewriter, op.getLoc());
+    ThreadCoordinates at = getThreadCoordinates(kb, type.getMmaLayout());
+    Value colidx = adaptor.getColidx().front();
+    Value row = adaptor.getRow().front(), pair = adaptor.getPair().front();
+    Value blockWord =
+        kb.mul(kb.divu(row, kb.c32(encoding.getV())), kb.c32(groups));
+    Value firstGroup = kb.add(kb.mul(pair, kb.c32(kGroupsPerPair)), at.t);
+    // Groups past the last read the last one's word: their columns lie
+    // past K, where A holds zeros.
+    SmallVector<Value> selectors;
+    for (int64_t j = 0; j < getColLocWords(type); ++j) {
+      Value group =
+          kb.minu(kb.add(firstGroup, kb.c32(4 * j)), kb.c32(groups - 1));
+      Value word = kb.loadWordsHere(
+          kb.elementAddress(colidx, kb.add(blockWord, group), 4), 1)[0];
+      selectors.push_back(getGroupSelector(kb, word));
+    }
+    rewriter.replaceOpWithMultiple(op, {selectors});
+    return success();
+  }
 };
 
 struct GatherLowering : OpConversionPattern<GatherOp> {
@@ -109,7 +156,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     if (failed(checkLowerableRing(op, ring, rewriter)))
       return failure();
     KernelIRBuilder kb(rewriter, op.getLoc());
-    CopyLayoutAttr layout = op.getColloc().getType().getLayout();
+    CopyLayoutAttr layout = op.getColloc().getType().getCopyLayout();
     EncodingAttr encoding = getVNMEncoding(op.getMatrix());
     int64_t m = encoding.getM();
     CopySetup s = getCopySetup(

@@ -7,13 +7,16 @@
 // that stay where they are issued, so that the pipeline's prefetch is kept.
 //
 // B: one ldmatrix.x4.trans per n8 tile and k-tile from the swizzled slot;
-// lane l addresses row l of the k-tile.
+// lane l addresses row l of the k-tile. From a k-contiguous slot one
+// ldmatrix.x4 without .trans; gathered from a k-contiguous slot (`via`),
+// 8-byte shared loads and prmt.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TileLowering.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include "vnm/Format/FragmentGeometry.h"
 #include "vnm/Format/StorageShape.h"
@@ -146,7 +149,10 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
     Value shared = adaptor.getRing().front();
     int64_t offset = op.getOffsetAttr().getInt();
     SmallVector<Value> registers;
-    if (!op.getKContiguous()) {
+    if (op.getColloc()) {
+      if (failed(loadGathered(kb, op, adaptor, rewriter, registers)))
+        return failure();
+    } else if (!op.getKContiguous()) {
       // K x N slot, ldmatrix .trans: lane l addresses row l of the k-step
       // at the warp's first n8 chunk; chunk nt of the warp is then at
       // offset ^ (16 nt) (nt only touches bits the warp's first chunk
@@ -187,6 +193,60 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
       }
     }
     rewriter.replaceOpWithMultiple(op, {registers});
+    return success();
+  }
+
+  /// `via`: the slot's rows are tokens holding the pair's groups whole (M =
+  /// 8 bytes each). B register j of lane l (token l / 4 of its n8 tile) is
+  /// its step's group q = offset / 4 + 4 j + l mod 4: 8 bytes at q M, of
+  /// which the column-loc's prmt selector keeps 4. One 8-byte shared load
+  /// and one prmt per register.
+  LogicalResult loadGathered(KernelIRBuilder &kb, LoadBOp op,
+                             OneToNOpAdaptor adaptor,
+                             ConversionPatternRewriter &rewriter,
+                             SmallVectorImpl<Value> &registers) const {
+    BFragType type = op.getResult().getType();
+    RingType ring = op.getRing().getType();
+    ColLocType colloc = op.getColloc().getType();
+    int64_t m = ring.getCols() / colloc.getGroups();
+    if (m != 8 || ring.getElementBytes() != 1)
+      return rewriter.notifyMatchFailure(
+          op, "load_b via selects from 8-byte groups (i8, M = 8) only");
+    MmaLayoutAttr layout = type.getLayout();
+    WarpTiles tiles = getWarpTiles(layout, type.getRows(), type.getCols());
+    ThreadCoordinates at = getThreadCoordinates(kb, layout);
+    Value slotBase = getSlotOffset(kb, ring, adaptor.getSlot().front());
+    Value shared = adaptor.getRing().front();
+    ValueRange selectors = adaptor.getColloc();
+    Value firstRow = kb.add(kb.mul(at.warpN, kb.c32(tiles.n * 8)), at.g);
+    SwizzleAttr swizzle = ring.getSwizzle();
+    bool eightRowsKeepPhase =
+        8 % (swizzle.getPeriod() * swizzle.getRowsPerPhase()) == 0;
+    int64_t firstGroup = op.getOffsetAttr().getInt() / 4;
+    Type words2 = VectorType::get({2}, kb.i32());
+    for (int64_t nt = 0; nt < tiles.n; ++nt) {
+      Value tokenRow = kb.add(firstRow, kb.c32(8 * nt));
+      for (int64_t j = 0; j < 4; ++j) {
+        // Group q's bytes: chunk q M / 16, byte (q M) mod 16 of it.
+        Value byte =
+            kb.mul(kb.add(at.t, kb.c32(firstGroup + 4 * j)), kb.c32(m));
+        Value chunk = kb.shru(byte, kb.c32(4));
+        Value inChunk = kb.bitAnd(byte, kb.c32(15));
+        Value rowOffset =
+            eightRowsKeepPhase
+                ? kb.add(getSwizzledOffset(kb, ring, firstRow, chunk),
+                         kb.c32(8 * nt * ring.getRowBytes()))
+                : getSwizzledOffset(kb, ring, tokenRow, chunk);
+        Value address = kb.offsetBytes(
+            shared, kb.add(slotBase, kb.add(rowOffset, inChunk)));
+        Value bytes = kb.load(words2, address, 8);
+        Value lo = vector::ExtractOp::create(kb.builder(), kb.location(), bytes,
+                                             int64_t(0));
+        Value hi = vector::ExtractOp::create(kb.builder(), kb.location(), bytes,
+                                             int64_t(1));
+        registers.push_back(kb.permuteBytes(lo, hi, selectors[j]));
+      }
+    }
     return success();
   }
 };

@@ -26,6 +26,13 @@ Value KernelIRBuilder::remu(Value x, Value y) {
 Value KernelIRBuilder::bitAnd(Value x, Value y) {
   return arith::AndIOp::create(b, loc, x, y);
 }
+Value KernelIRBuilder::bitOr(Value x, Value y) {
+  return arith::OrIOp::create(b, loc, x, y);
+}
+Value KernelIRBuilder::permuteBytes(Value lo, Value hi, Value selector) {
+  return NVVM::PermuteOp::create(b, loc, b.getI32Type(), lo, hi, selector,
+                                 NVVM::PermuteMode::DEFAULT);
+}
 Value KernelIRBuilder::bitXor(Value x, Value y) {
   return arith::XOrIOp::create(b, loc, x, y);
 }

@@ -41,7 +41,12 @@ public:
   mlir::Value divu(mlir::Value x, mlir::Value y);
   mlir::Value remu(mlir::Value x, mlir::Value y);
   mlir::Value bitAnd(mlir::Value x, mlir::Value y);
+  mlir::Value bitOr(mlir::Value x, mlir::Value y);
   mlir::Value bitXor(mlir::Value x, mlir::Value y);
+  /// prmt: byte i of the result is byte nibble i of `selector` (its low 3
+  /// bits) of the 8 bytes lo (0..3), hi (4..7).
+  mlir::Value permuteBytes(mlir::Value lo, mlir::Value hi,
+                           mlir::Value selector);
   mlir::Value shru(mlir::Value x, mlir::Value y);
   mlir::Value ult(mlir::Value x, mlir::Value y);
   mlir::Value eq(mlir::Value x, mlir::Value y);

@@ -17,8 +17,12 @@ WarpTiles lowering::getWarpTiles(MmaLayoutAttr layout, int64_t rows,
 }
 
 int64_t lowering::getColLocWords(ColLocType type) {
-  // A thread's rows are whole groups (four rows each), or part of one.
-  return std::max<int64_t>(type.getLayout().getRowsPerThread() / 4, 1);
+  // Spread as B fragments: lane l holds groups 4 j + l mod 4.
+  if (!type.getCopyLayout())
+    return type.getGroups() / 4;
+  // Spread as a copy: a thread's rows are whole groups (four rows each), or
+  // part of one.
+  return std::max<int64_t>(type.getCopyLayout().getRowsPerThread() / 4, 1);
 }
 
 void lowering::addTileTypeConversions(TypeConverter &converter) {

@@ -31,7 +31,9 @@ WarpTiles getWarpTiles(MmaLayoutAttr layout, int64_t rows, int64_t cols);
 /// Per-thread registers of each tile type: accumulators 4 per m16 x n8
 /// tile; B fragments 4 words per n8 tile; sparse A one metadata word per
 /// m16 tile followed by 4 value words per (k-tile of the pair, m16 tile);
-/// column-locs one 32-bit word per group of the thread's rows.
+/// column-locs spread as a copy one 32-bit word (four offsets) per group of
+/// the thread's rows, spread as 8-bit B fragments one prmt selector per
+/// group the lane's B registers select from (M = 8).
 int64_t getColLocWords(ColLocType type);
 void addTileTypeConversions(mlir::TypeConverter &converter);
 

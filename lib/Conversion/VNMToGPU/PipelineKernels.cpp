@@ -40,14 +40,21 @@ struct Placement {
 
 /// The placement of each kind of tile op for a ring of `stages` slots.
 /// Iteration i of the pipelined loop reads the column-locs of pair
-/// i + S, loads the A fragments of pair i + 1, waits for the copy of pair
+/// i + S (of pair i + 1 for a token-major gather), loads the A fragments
+/// of pair i + 1, waits for the copy of pair
 /// i, copies pair i + S - 1 into the slot that pair i - 1 was read from
 /// (the wait's barrier guarantees every thread is done with it), and
 /// computes pair i. Global loads come first so that their latency overlaps
 /// the wait.
 std::optional<Placement> placeTileOp(Operation *op, int64_t stages) {
-  if (isa<LoadColLocOp>(op))
-    return Placement{0, 0};
+  // Column-locs a gather uses go S stages ahead of their pair; those a
+  // load_b selects through go one stage ahead, with the A fragments, so
+  // that only four selectors per lane cross the loop's back edge.
+  if (isa<LoadColLocOp>(op)) {
+    bool selectsInLoadB = llvm::any_of(
+        op->getUsers(), [](Operation *user) { return isa<LoadBOp>(user); });
+    return selectsInLoadB ? Placement{stages - 1, 1} : Placement{0, 0};
+  }
   if (isa<GatherOp, CopyTileOp>(op))
     return Placement{1, 3};
   if (isa<LoadSparseAOp>(op))

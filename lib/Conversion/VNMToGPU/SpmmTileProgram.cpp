@@ -28,7 +28,7 @@ struct TileTypes {
     matrix =
         RankedTensorType::get({cfg.rows, cfg.cols}, cfg.elementType,
                               EncodingAttr::get(context, cfg.v, cfg.n, cfg.m));
-    if (cfg.tokenMajorRhs) {
+    if (cfg.tokenMajorRhs && cfg.identityGather()) {
       // Token-major B: a slot holds the block's tokens, each a k-tile
       // pair's 64 K bytes; 16-byte chunks XOR-swizzled over pairs of rows
       // (two 64-byte rows per 128 bytes), so that the eight tokens an
@@ -36,6 +36,13 @@ struct TileTypes {
       ring = RingType::get(context, cfg.stages, cfg.blockN,
                            SpmmKernelConfig::kSlotRows, cfg.elementType,
                            SwizzleAttr::get(context, 16, 4, 2));
+    } else if (cfg.tokenMajorRhs) {
+      // Token-major B gathered in load_b: each token's row holds the pair's
+      // 16 groups whole (16 M bytes). 16-byte chunks XOR-swizzled over 8
+      // rows: the 8-byte loads of one B register (8 tokens x 32 bytes)
+      // take two wavefronts, the least 256 bytes can.
+      ring = RingType::get(context, cfg.stages, cfg.blockN, cfg.slotCols(),
+                           cfg.elementType, SwizzleAttr::get(context, 16, 8));
     } else {
       // 16-byte chunks XOR-swizzled over 8 rows: the eight rows of an
       // ldmatrix phase fall into eight different bank groups.
@@ -46,12 +53,16 @@ struct TileTypes {
     int64_t chunksPerRow = ring.getRowBytes() / 16;
     copy = CopyLayoutAttr::get(context, cfg.threads(),
                                ring.getRows() * chunksPerRow / cfg.threads());
-    colloc = ColLocType::get(context, SpmmKernelConfig::kSlotRows / 4, copy);
     auto layout =
         MmaLayoutAttr::get(context,
                            cfg.isInteger() ? MmaGeometry::mma_sp_m16n8k64
                                            : MmaGeometry::mma_sp_m16n8k32,
                            cfg.warpsM, cfg.warpsN);
+    // The gather of a K x N operand copies rows; that of a token-major
+    // one selects bytes in load_b, for the lanes' B registers.
+    colloc = ColLocType::get(context, SpmmKernelConfig::kSlotRows / 4,
+                             cfg.tokenMajorRhs ? Attribute(layout)
+                                               : Attribute(copy));
     a = SparseAType::get(context, cfg.blockM, 64, cfg.elementType, layout);
     b = BFragType::get(context, layout.getInstrK(), cfg.blockN, cfg.elementType,
                        layout);
@@ -157,13 +168,17 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
       [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
         Value pair = arith::IndexCastOp::create(b, loc, i32, iv);
         Value slot = arith::RemUIOp::create(b, loc, pair, c32(cfg.stages));
+        Value colloc;
         if (cfg.tokenMajorRhs) {
-          // The block's tokens (rows of x, bounded by N), the pair's 64
-          // K bytes (columns, bounded by K).
-          Value first = arith::MulIOp::create(b, loc, pair,
-                                              c32(SpmmKernelConfig::kSlotRows));
+          // The block's tokens (rows of x, bounded by N), the pair's
+          // 16 M K bytes (columns, bounded by K).
+          Value first =
+              arith::MulIOp::create(b, loc, pair, c32(cfg.slotCols()));
           CopyTileOp::create(b, loc, arg.rhs, col, first, arg.n, c32(cfg.cols),
                              arg.ldb, ring, slot, types.copy);
+          if (!cfg.identityGather())
+            colloc = LoadColLocOp::create(b, loc, types.colloc, arg.colidx, row,
+                                          pair, matrix);
         } else if (cfg.identityGather()) {
           Value first = arith::MulIOp::create(b, loc, pair,
                                               c32(SpmmKernelConfig::kSlotRows));
@@ -180,10 +195,10 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
         WaitOp::create(b, loc, ring, b.getI64IntegerAttr(0));
         Value sum = acc[0];
         for (int64_t kStep = 0; kStep < types.stepsPerPair(); ++kStep) {
-          Value fragment =
-              LoadBOp::create(b, loc, types.b, ring, slot,
-                              b.getI64IntegerAttr(kStep * types.b.getRows()),
-                              cfg.tokenMajorRhs ? b.getUnitAttr() : UnitAttr());
+          Value fragment = LoadBOp::create(
+              b, loc, types.b, ring, slot,
+              b.getI64IntegerAttr(kStep * types.b.getRows()),
+              cfg.tokenMajorRhs ? b.getUnitAttr() : UnitAttr(), colloc);
           sum = MmaSpOp::create(b, loc, types.acc, a,
                                 b.getI64IntegerAttr(kStep), fragment, sum);
         }

@@ -4,7 +4,10 @@
 // [+ bias]) for an R x K V:N:M matrix A (f16/bf16, in the format library's
 // fragment layout), a dense K x N matrix B and f32 accumulation; or, for
 // W8A8, an i8 A (m16n8k64 fragments), an i8 B read token-major (x[N][K])
-// and i32 accumulation with a dequantizing epilogue.
+// and i32 accumulation with a dequantizing epilogue. A token-major B cannot
+// be gathered by rows (a group's kept columns are bytes inside each token's
+// row): its slots hold the pair's groups whole and load_b selects the kept
+// bytes (M = 8).
 //
 // * A thread block owns a BM x BN tile of Y (BM rows inside one V block, so
 //   one column-loc serves the whole tile, unless M = 4); BM = 64 or 128,
@@ -73,6 +76,9 @@ struct SpmmKernelConfig {
   int64_t kTilePairs() const { return (dataKTiles() + 1) / 2; }
   /// Rows of B one ring slot holds: a k-tile pair's 16 groups x 4 columns.
   static constexpr int64_t kSlotRows = 64;
+  /// K bytes per token of a token-major slot: the pair's 16 groups whole
+  /// (M columns each), of which load_b selects 4 per group when M > 4.
+  int64_t slotCols() const { return kSlotRows / 4 * m; }
   int64_t gridY() const { return (rows + blockM - 1) / blockM; }
 };
 
@@ -94,8 +100,8 @@ struct TilingOptions {
 /// 32 x 64 warp tiles (two columns of warps); 16 warps per multiprocessor
 /// (128 registers per thread), or 8 with 64-row warp tiles.
 /// bench/results/ANALYSIS.md has the numbers. The i8 kernels (`integer`)
-/// leave registers to ptxas: at 128 registers their dequantizing epilogue
-/// spills.
+/// take 64-row tiles (faster on the H200 at every bench shape) and leave
+/// registers to ptxas: at 128 registers their dequantizing epilogue spills.
 vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v,
                                           int64_t m, bool integer,
                                           const TilingOptions &options);

@@ -130,3 +130,53 @@ gpu.module @token_major_f16 {
     gpu.return
   }
 }
+
+// The token-major gather (i8, M = 8): each slot row is a token's 16 groups
+// whole (128 bytes). The column-locs are spread as B fragments: lane l
+// reads colidx words of groups 16 pair + 4 j + (l & 3) (4096 / 8 = 512
+// groups per V block, clamped to the last) and keeps each as the prmt
+// selector of its 4 offsets (w | w >> 4, bytes 0 and 2). B register j of
+// n8 tile nt is one 8-byte shared load of group 4 j + (l & 3) of token
+// 8 nt + (l >> 2) and one prmt through selector j.
+!w88 = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 8>>
+!ring88 = !vnm_gpu.ring<3x128x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+!clf = !vnm_gpu.colloc<16, #L8>
+// CHECK-LABEL: gpu.func @gathered
+// CHECK: arith.minui %{{.*}}, %c511_i32
+// CHECK: %[[W0:.*]] = llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
+// CHECK: %[[H0:.*]] = arith.shrui %[[W0]], %c4_i32
+// CHECK: %[[P0:.*]] = arith.ori %[[W0]], %[[H0]]
+// CHECK: %[[S0:.*]] = nvvm.prmt <default> %c32_i32, %[[P0]], %[[P0]]
+// CHECK: %[[S1:.*]] = nvvm.prmt <default> %c32_i32
+// CHECK-COUNT-2: nvvm.prmt <default> %c32_i32
+// CHECK: arith.muli %{{.*}}, %c8_i32
+// CHECK: arith.andi %{{.*}}, %c7_i32
+// CHECK: arith.xori
+// CHECK: %[[B0:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK-DAG: %[[LO:.*]] = vector.extract %[[B0]][0]
+// CHECK-DAG: %[[HI:.*]] = vector.extract %[[B0]][1]
+// CHECK: nvvm.prmt <default> %[[S0]], %[[LO]], %[[HI]]
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK: nvvm.prmt <default> %[[S1]],
+// CHECK-COUNT-30: nvvm.prmt <default> %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}
+// CHECK-NOT: nvvm.prmt
+// CHECK-NOT: nvvm.ldmatrix
+gpu.module @gathered {
+  gpu.func @gathered(%values: memref<?xi8>, %meta: memref<?xi32>,
+                     %colidx: memref<?xi32>, %i: i32, %out: memref<?xi32>)
+      kernel {
+    %ring = vnm_gpu.alloc_ring : !ring88
+    %cl = vnm_gpu.load_colloc %colidx[%i, %i] {matrix = !w88}
+        : memref<?xi32> -> !clf
+    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !w88}
+        : memref<?xi8>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xi8, #L8>
+    %b = vnm_gpu.load_b %ring[%i] offset(0) k_contiguous via %cl
+        : !ring88, !clf -> !vnm_gpu.b_frag<64x128xi8, #L8>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xi32, #L8>
+    %acc = vnm_gpu.mma_sp %a[0], %b, %z : !vnm_gpu.sparse_a<64x64xi8, #L8>,
+        !vnm_gpu.b_frag<64x128xi8, #L8>, !vnm_gpu.acc<64x128xi32, #L8>
+    vnm_gpu.epilogue %acc into %out[%i, %i] bounds(4096, %i) ld(%i)
+        : !vnm_gpu.acc<64x128xi32, #L8>, memref<?xi32>
+    gpu.return
+  }
+}

@@ -72,15 +72,15 @@ func.func @huge(%v: memref<1099511627776x?xf16>, %c: memref<?x?x4xi8>,
 
 // -----
 
-// The i8 kernels cover M = 4 so far: the column-loc gather of
-// token-major activations has no GPU lowering yet.
-func.func @gathered_int8(%v: memref<128x16xi8>, %c: memref<2x8x4xi8>,
-                         %m: memref<128x16xi8>, %x: memref<64x32xi8, strided<[1, 64]>>,
+// The i8 kernels select the kept bytes of token-major activations from
+// 8-byte groups: M = 4 and M = 8 run on the GPU, M = 16 does not.
+func.func @gathered_int8(%v: memref<128x8xi8>, %c: memref<2x4x4xi8>,
+                         %m: memref<128x8xi8>, %x: memref<64x32xi8, strided<[1, 64]>>,
                          %s: memref<128xf32>, %y: memref<128x32xf16>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: the GPU i8 spmm kernel reads token-major activations, whose column-loc gather (M > 4) has no GPU lowering yet}}
-  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x16xi8>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x32xi8, strided<[1, 64]>>)
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU i8 spmm kernel selects the kept bytes of token-major activations from 8-byte groups: m = 4 and m = 8 run on the GPU, other M on the CPU path}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x8xi8>, memref<2x4x4xi8>, memref<128x8xi8>, memref<64x32xi8, strided<[1, 64]>>)
       weight_scales(%s : memref<128xf32>)
-      outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+      outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 16>}
   return
 }
 

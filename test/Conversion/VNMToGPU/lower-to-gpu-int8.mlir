@@ -13,15 +13,15 @@
 // CHECK-SAME: requirements = "{{.*}}rhs token-major: x[n][K] with row pitch ldb, a multiple of 16 and >= K
 // CHECK-SAME: rhs_layout = "token_major"
 // CHECK-SAME: static_shared_bytes = 24576
-// CHECK: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0>
+// CHECK: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>
 // CHECK: gpu.func @spmm_0
 // CHECK-NOT: nvvm.minctasm
 // CHECK: vnm_gpu.alloc_ring : !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
-// CHECK: vnm_gpu.zero : !vnm_gpu.acc<128x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [4, 2]>>
+// CHECK: vnm_gpu.zero : !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
 // CHECK: scf.for
 // CHECK: %[[K:.*]] = arith.muli %{{.*}}, %c64_i32
-// CHECK: vnm_gpu.copy_tile %{{.*}}[%{{.*}}, %[[K]]] bounds(%{{.*}}, %c259_i32) ld(%{{.*}}) into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 256, rows_per_thread = 2>}
-// CHECK: vnm_gpu.load_sparse_a {{.*}} -> !vnm_gpu.sparse_a<128x64xi8, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [4, 2]>>
+// CHECK: vnm_gpu.copy_tile %{{.*}}[%{{.*}}, %[[K]]] bounds(%{{.*}}, %c259_i32) ld(%{{.*}}) into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 4>}
+// CHECK: vnm_gpu.load_sparse_a {{.*}} -> !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
 // CHECK: vnm_gpu.load_b %{{.*}} offset(0) k_contiguous
 // CHECK-NOT: vnm_gpu.load_b
 // CHECK: vnm_gpu.mma_sp %{{.*}}[0]

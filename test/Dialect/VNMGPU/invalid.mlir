@@ -676,3 +676,83 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// !vnm_gpu.colloc: spread as a copy or as B fragments.
+// expected-error @+1 {{!vnm_gpu.colloc (C2): the layout is a #vnm_gpu.copy or a #vnm_gpu.mma, got #vnm_gpu.swizzle<chunk = 16, period = 8>}}
+func.func private @f() -> !vnm_gpu.colloc<16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.colloc (C3): a column-loc spread as B fragments needs an 8-bit MMA (mma_sp_m16n8k64), got mma_sp_m16n8k32}}
+func.func private @f() -> !vnm_gpu.colloc<8, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.colloc (C3): a column-loc spread as B fragments covers one instruction step (16 groups), got 32}}
+func.func private @f() -> !vnm_gpu.colloc<32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
+
+// -----
+
+// A gather copies rows: its column-locs are spread as the copy.
+!w = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 8>>
+#L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+gpu.module @m {
+  gpu.func @k(%ci: memref<?xi32>, %x: memref<?xi8>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = !w} : memref<?xi32> -> !vnm_gpu.colloc<16, #L8>
+    // expected-error @+1 {{'vnm_gpu.gather' op (C6): the column-loc must be spread as the copy (a #vnm_gpu.copy layout), got #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>}}
+    vnm_gpu.gather %x[%i, %i] via %c bounds(%i) ld(%i) into %r[%i] {matrix = !w} : memref<?xi8>, !vnm_gpu.colloc<16, #L8>, !vnm_gpu.ring<3x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+
+// -----
+
+// load_b via: from a k_contiguous slot, through column-locs spread as its
+// own fragments.
+!w = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 8>>
+!r = !vnm_gpu.ring<3x128x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+#L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+#L8b = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [4, 1]>
+gpu.module @m {
+  gpu.func @k(%ci: memref<?xi32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !r
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = !w} : memref<?xi32> -> !vnm_gpu.colloc<16, #L8b>
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C4): `via` gathers from a k_contiguous slot through a column-loc spread as the result's fragments (#vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>)}}
+    %b = vnm_gpu.load_b %r[%i] offset(0) k_contiguous via %c : !r, !vnm_gpu.colloc<16, #L8b> -> !vnm_gpu.b_frag<64x128xi8, #L8>
+    gpu.return
+  }
+}
+
+// -----
+
+// A slot row holds the groups whole: M = 64 / 16 = 4 keeps every column.
+!w = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 8>>
+!r = !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+#L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+gpu.module @m {
+  gpu.func @k(%ci: memref<?xi32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !r
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = !w} : memref<?xi32> -> !vnm_gpu.colloc<16, #L8>
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C5): a slot row of 64 columns must hold the column-loc's 16 groups whole, M > 4 columns each}}
+    %b = vnm_gpu.load_b %r[%i] offset(0) k_contiguous via %c : !r, !vnm_gpu.colloc<16, #L8> -> !vnm_gpu.b_frag<64x128xi8, #L8>
+    gpu.return
+  }
+}
+
+// -----
+
+!w = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 8>>
+!r = !vnm_gpu.ring<3x128x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+#L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+gpu.module @m {
+  gpu.func @k(%ci: memref<?xi32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !r
+    %c = vnm_gpu.load_colloc %ci[%i, %i] {matrix = !w} : memref<?xi32> -> !vnm_gpu.colloc<16, #L8>
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C5): rows 64 .. 127 of B lie past the column-loc's 16 groups}}
+    %b = vnm_gpu.load_b %r[%i] offset(64) k_contiguous via %c : !r, !vnm_gpu.colloc<16, #L8> -> !vnm_gpu.b_frag<64x128xi8, #L8>
+    gpu.return
+  }
+}

@@ -99,7 +99,7 @@ LogicalResult LoadColLocOp::verify() {
   if (!elementOf(getColidx()).isSignlessInteger(32))
     return emitOpError("(C3): `colidx` is read as i32 words, got ")
            << getColidx().getType();
-  return verifyInKernel(*this, getResult().getType().getLayout().getThreads());
+  return verifyInKernel(*this, getResult().getType().getThreads());
 }
 
 LogicalResult GatherOp::verify() {
@@ -118,9 +118,14 @@ LogicalResult GatherOp::verify() {
     return emitOpError("(C4): a slot of ")
            << ring.getRows() << " rows must hold the 4 gathered rows of each "
            << "of the column-loc's " << colloc.getGroups() << " groups";
-  if (failed(verifyCopyCoversSlot(*this, "C5", colloc.getLayout(), ring)))
+  CopyLayoutAttr layout = colloc.getCopyLayout();
+  if (!layout)
+    return emitOpError("(C6): the column-loc must be spread as the copy "
+                       "(a #vnm_gpu.copy layout), got ")
+           << colloc.getLayout();
+  if (failed(verifyCopyCoversSlot(*this, "C5", layout, ring)))
     return failure();
-  return verifyInKernel(*this, colloc.getLayout().getThreads());
+  return verifyInKernel(*this, layout.getThreads());
 }
 
 LogicalResult CopyTileOp::verify() {
@@ -195,6 +200,23 @@ LogicalResult LoadBOp::verify() {
     return emitOpError("(C3): 8-bit B fragments are read from a "
                        "k_contiguous slot (sm_80 and sm_90 have no "
                        "byte-transposing ldmatrix)");
+  if (Value colloc = getColloc()) {
+    auto type = cast<ColLocType>(colloc.getType());
+    int64_t groups = type.getGroups();
+    if (!transposed || type.getMmaLayout() != result.getLayout())
+      return emitOpError("(C4): `via` gathers from a k_contiguous slot "
+                         "through a column-loc spread as the result's "
+                         "fragments (")
+             << result.getLayout() << ")";
+    if (ring.getCols() % groups != 0 || ring.getCols() / groups <= 4)
+      return emitOpError("(C5): a slot row of ")
+             << ring.getCols() << " columns must hold the column-loc's "
+             << groups << " groups whole, M > 4 columns each";
+    if (offset + result.getRows() > 4 * groups)
+      return emitOpError("(C5): rows ")
+             << offset << " .. " << offset + result.getRows() - 1
+             << " of B lie past the column-loc's " << groups << " groups";
+  }
   return verifyInKernel(*this, result.getLayout().getThreads());
 }
 

@@ -133,11 +133,35 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 
 LogicalResult ColLocType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t groups, CopyLayoutAttr layout) {
+                                 int64_t groups, Attribute layout) {
   if (groups <= 0)
     return emitError() << "!vnm_gpu.colloc (C1): groups must be positive, got "
                        << groups;
+  if (isa<CopyLayoutAttr>(layout))
+    return success();
+  auto mma = dyn_cast<MmaLayoutAttr>(layout);
+  if (!mma)
+    return emitError() << "!vnm_gpu.colloc (C2): the layout is a "
+                          "#vnm_gpu.copy or a #vnm_gpu.mma, got "
+                       << layout;
+  // Lane l's B register j reads compressed K rows 16 j + 4 (l mod 4) ..
+  // + 3 of the step: one group each, 4 registers per lane.
+  if (mma.getOperandBits() != 8)
+    return emitError() << "!vnm_gpu.colloc (C3): a column-loc spread as B "
+                          "fragments needs an 8-bit MMA (mma_sp_m16n8k64), "
+                          "got "
+                       << stringifyMmaGeometry(mma.getGeometry());
+  if (groups != mma.getInstrK() / 4)
+    return emitError() << "!vnm_gpu.colloc (C3): a column-loc spread as B "
+                          "fragments covers one instruction step ("
+                       << mma.getInstrK() / 4 << " groups), got " << groups;
   return success();
+}
+
+int64_t ColLocType::getThreads() const {
+  if (CopyLayoutAttr copy = getCopyLayout())
+    return copy.getThreads();
+  return getMmaLayout().getThreads();
 }
 
 //===----------------------------------------------------------------------===//

@@ -173,17 +173,28 @@ def VNMGPU_LoadBOp : VNMGPU_Op<"load_b", [MemoryEffects<[MemRead]>]> {
     rows are read). The 8-bit layouts need `k_contiguous`: sm_80 and sm_90
     have no byte-transposing `ldmatrix`.
 
+    With `via %colloc` the gather happens here: each slot row (a token)
+    holds the column-loc's G groups whole, M = slot columns / G bytes
+    each, and B's row `offset + k` is slot column `q M + colloc[q][i]`
+    with q = (offset + k) / 4, i = (offset + k) mod 4. A token-major
+    operand cannot be gathered by rows: the kept columns of a group are
+    bytes inside each token's row.
+
     ```mlir
     %b = vnm_gpu.load_b %ring[%slot] offset(32) : !ring -> !b_frag
     %b8 = vnm_gpu.load_b %ring8[%slot] offset(0) k_contiguous : !ring8 -> !b_frag8
+    %g8 = vnm_gpu.load_b %ring8m8[%slot] offset(0) k_contiguous via %cl
+        : !ring8m8, !colloc_mma8 -> !b_frag8
     ```
   }];
   let arguments = (ins VNMGPU_RingType:$ring, I32:$slot, I64Attr:$offset,
-                   UnitAttr:$kContiguous);
+                   UnitAttr:$kContiguous,
+                   Optional<VNMGPU_ColLocType>:$colloc);
   let results = (outs VNMGPU_BFragType:$result);
   let assemblyFormat = [{
     $ring `[` $slot `]` `offset` `(` $offset `)` (`k_contiguous` $kContiguous^)?
-    attr-dict `:` qualified(type($ring)) `->` qualified(type($result))
+    (`via` $colloc^)? attr-dict `:` qualified(type($ring))
+    (`,` qualified(type($colloc))^)? `->` qualified(type($result))
   }];
 }
 

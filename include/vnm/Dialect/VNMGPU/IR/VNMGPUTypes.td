@@ -44,17 +44,33 @@ def VNMGPU_ColLocType : VNMGPU_Type<"ColLoc", "colloc"> {
   let summary = "the column-locs of consecutive groups of one V block";
   let description = [{
     The four selected column offsets of each of `groups` consecutive column
-    groups of one V block, spread over the threads of the block as the copy
-    layout says (each thread holds those of the groups its gathered rows
-    belong to). `vnm_gpu.load_colloc` reads them, `vnm_gpu.gather` uses them.
+    groups of one V block, spread over the threads of the block as the
+    layout says: a `#vnm_gpu.copy` layout spreads them as a gather's copy
+    (each thread holds those of the groups its gathered rows belong to); an
+    8-bit `#vnm_gpu.mma` layout as the B fragments of one instruction step
+    (lane l holds groups 4 j + l mod 4, those its B registers j select
+    from). `vnm_gpu.load_colloc` reads them, `vnm_gpu.gather` and
+    `vnm_gpu.load_b ... via` use them.
 
     ```mlir
     !vnm_gpu.colloc<16, #vnm_gpu.copy<threads = 256, rows_per_thread = 4>>
+    !vnm_gpu.colloc<16, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [4, 2]>>
     ```
   }];
-  let parameters = (ins "int64_t":$groups,
-                        "::vnm::vnm_gpu::CopyLayoutAttr":$layout);
-  let assemblyFormat = "`<` $groups `,` qualified($layout) `>`";
+  let parameters = (ins "int64_t":$groups, "::mlir::Attribute":$layout);
+  let assemblyFormat = "`<` $groups `,` $layout `>`";
+  let extraClassDeclaration = [{
+    /// The gather distribution, or null.
+    ::vnm::vnm_gpu::CopyLayoutAttr getCopyLayout() const {
+      return ::llvm::dyn_cast<::vnm::vnm_gpu::CopyLayoutAttr>(getLayout());
+    }
+    /// The B-fragment distribution, or null.
+    ::vnm::vnm_gpu::MmaLayoutAttr getMmaLayout() const {
+      return ::llvm::dyn_cast<::vnm::vnm_gpu::MmaLayoutAttr>(getLayout());
+    }
+    /// The threads the column-locs are spread over.
+    int64_t getThreads() const;
+  }];
 }
 
 class VNMGPU_TileType<string name, string typeMnemonic, string what>
