@@ -2,7 +2,7 @@
 """Compiles the quantized SpMM benchmark kernels with vnm-opt (here).
 
 For every kernel of quantized_cases.py it writes a one-op program (vnm.spmm
-of an i8 weight and i8 activations, with per-row weight and per-token input
+of an i8 or i4 weight and i8 activations, with per-row weight and per-token input
 scales for the f16 kernels), runs `vnm-opt --vnm-lower-to-nvvm-pipeline`
 and keeps the PTX, the launch contract, the PTX's sha256 and ptxas' register
 and spill report (sm_80 and sm_90) under <out>/kernels/<name>/, with a
@@ -25,9 +25,9 @@ import quantized_cases as case_matrix
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def program(rows, cols, v, m, out):
+def program(form, rows, cols, v, m, out):
     enc = f"#vnm.encoding<v = {v}, n = 2, m = {m}>"
-    w = f"tensor<{rows}x{cols}xi8, {enc}>"
+    w = f"tensor<{rows}x{cols}x{case_matrix.weight_type(form)}, {enc}>"
     x = f"tensor<{cols}x?xi8>"
     y = f"tensor<{rows}x?x{out}>"
     if out == "i32":
@@ -110,7 +110,7 @@ def main():
     kernels_dir = os.path.join(args.out, "kernels")
     os.makedirs(kernels_dir, exist_ok=True)
     cases = [c for c in case_matrix.all_cases() if args.filter in c["kernel"]]
-    keys = sorted({(c["rows"], c["cols"], c["v"], c["m"], c["out"])
+    keys = sorted({(c["form"], c["rows"], c["cols"], c["v"], c["m"], c["out"])
                    for c in cases})
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         kernels = list(pool.map(

@@ -5,7 +5,11 @@ x[N][K] (per-token scales). The GPU kernels cover M = 4 (2:4: each pair's
 K bytes are copied) and M = 8 (2:8: each pair's groups are copied whole and
 the B-fragment load selects the kept bytes).
 
-Each (R, K, V, M) is compiled twice: `f16`, the dequantizing kernel a model
+W4A8: the same kernels with an i4 weight (packed two per fragment byte,
+widened to i8 in registers), at the 4096^3 and decode shapes and the
+ragged ones.
+
+Each (form, R, K, V, M) is compiled twice: `f16`, the dequantizing kernel a model
 runs (f16 out, timed against torch._int_mm and dense fp16 torch.mm), and
 `i32`, the plain integer kernel whose results are checked exactly.
 """
@@ -29,24 +33,38 @@ MS = [4, 8]
 OUTS = ["f16", "i32"]
 
 
-def kernel_name(rows, cols, v, m, out):
-    return f"w8a8_r{rows}_k{cols}_v{v}_m{m}_{out}"
+FORMS = ["w8a8", "w4a8"]
+# W4A8 runs at these (R, K) (all N of SHAPES with them).
+W4A8_SHAPES = {(4096, 4096)}
+
+
+def kernel_name(form, rows, cols, v, m, out):
+    return f"{form}_r{rows}_k{cols}_v{v}_m{m}_{out}"
+
+
+def weight_type(form):
+    return "i4" if form == "w4a8" else "i8"
 
 
 def all_cases():
     """Every (kernel, N) pair: bar shapes for both V, ragged shapes at V = 64."""
     cases = []
-    for rows, cols, n in SHAPES:
-        for v in VS:
+
+    def add(form, rows, cols, n, v, m, out):
+        cases.append(dict(form=form, rows=rows, cols=cols, n=n, v=v, m=m,
+                          out=out,
+                          kernel=kernel_name(form, rows, cols, v, m, out)))
+
+    for form in FORMS:
+        for rows, cols, n in SHAPES:
+            if form == "w4a8" and (rows, cols) not in W4A8_SHAPES:
+                continue
+            for v in VS:
+                for m in MS:
+                    for out in OUTS:
+                        add(form, rows, cols, n, v, m, out)
+        for rows, cols, n in RAGGED_SHAPES:
             for m in MS:
                 for out in OUTS:
-                    cases.append(dict(rows=rows, cols=cols, n=n, v=v, m=m,
-                                      out=out,
-                                      kernel=kernel_name(rows, cols, v, m, out)))
-    for rows, cols, n in RAGGED_SHAPES:
-        for m in MS:
-            for out in OUTS:
-                cases.append(dict(rows=rows, cols=cols, n=n, v=64, m=m,
-                                  out=out,
-                                  kernel=kernel_name(rows, cols, 64, m, out)))
+                    add(form, rows, cols, n, 64, m, out)
     return cases

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""W8A8 SpMM correctness and speed on the GPU machine (run there).
+"""W8A8 and W4A8 SpMM correctness and speed on the GPU machine (run there).
 
 Needs the output of compile_quantized_cases.py (PTX, launch contracts, the
 format library). For every case of its manifest:
 
-1. a fresh random i8 weight (uniform in [-127, 127]) is pruned, compressed
-   and packed into the 8-bit fragment layout by the format library; fresh
+1. a fresh random i8 weight (uniform in [-127, 127]; i4 in [-7, 7] for
+   W4A8) is pruned, compressed and packed into the 8-bit fragment layout by
+   the format library; fresh
    random i8 activations x[N][K] (token-major, row pitch ldb = K rounded up
    to 16, the padding filled with -128), fresh per-row and per-token scales;
 2. correctness, output poisoned first (NaN, or the sentinel 0x7fa5a5a5 for
@@ -42,10 +43,14 @@ def prepare(case, seed):
     from vnm import format as vf
 
     rng = np.random.default_rng(seed)
-    w = rng.integers(-127, 128, size=(case["rows"], case["cols"]),
+    # W4A8: i4 weights in [-7, 7] (one per byte logically; the fragments
+    # pack two per byte).
+    w4 = case.get("form") == "w4a8"
+    qmax = 7 if w4 else 127
+    w = rng.integers(-qmax, qmax + 1, size=(case["rows"], case["cols"]),
                      dtype=np.int8)
     compressed = vf.compress(w, vf.Encoding(case["v"], 2, case["m"]),
-                             dtype="i8")
+                             dtype="i4" if w4 else "i8")
     fragments = vf.pack_fragments(compressed)
     return dict(pruned=vf.decompress(compressed),
                 frag_values=fragments.values.view(np.uint8),
@@ -199,7 +204,7 @@ def main():
             f.write(",".join("" if r.get(k) is None else str(r[k])
                              for k in fields) + "\n")
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    lines = [f"# vnm W8A8 SpMM on {device}", "",
+    lines = [f"# vnm W8A8 / W4A8 SpMM on {device}", "",
              f"Date: {date}. Device: {device}. torch {torch.__version__}. "
              f"Command: `{args.command or ' '.join(sys.argv)}`.", "",
              "i32 kernels: exact against the float64 product of the pruned "

@@ -48,7 +48,7 @@ namespace {
 int64_t bytesOf(const std::string &type) {
   if (type == "f32" || type == "i32")
     return 4;
-  return type == "i8" ? 1 : 2;
+  return type == "i8" || type == "i4" ? 1 : 2;
 }
 } // namespace
 
@@ -72,7 +72,7 @@ double ElementBuffer::get(int64_t i) const {
     return format::f16BitsToFloat(static_cast<uint16_t>(b));
   if (type == "bf16")
     return format::bf16BitsToFloat(static_cast<uint16_t>(b));
-  if (type == "i8")
+  if (type == "i8" || type == "i4")
     return static_cast<int8_t>(b);
   if (type == "i32")
     return static_cast<int32_t>(b);
@@ -83,7 +83,7 @@ double ElementBuffer::get(int64_t i) const {
 
 void ElementBuffer::set(int64_t i, double value) {
   // Integer elements take integral values (in range: callers make them so).
-  if (type == "i8" || type == "i32")
+  if (type == "i8" || type == "i4" || type == "i32")
     return setBits(i, static_cast<uint32_t>(static_cast<int64_t>(value)));
   float f = static_cast<float>(value);
   if (type == "f16")
@@ -107,7 +107,7 @@ uint32_t ElementBuffer::poisonBits() const {
 }
 
 CaseData::CaseData(const SpmmCase &c)
-    : fragValues(c.element, 0),
+    : fragValues(c.weightType(), 0),
       rhs(c.element, (c.integer() ? c.n : c.cols) * c.ldb()),
       out(c.result, c.rows * c.ldc() + c.ldc() + 64), bias(c.result, c.rows) {
   guardElements = out.size() - c.rows * c.ldc();
@@ -125,7 +125,8 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   const format::Encoding encoding{c.v, 2, c.m};
-  const format::ElementType type = elementTypeOf(c.element);
+  const std::string &weight = c.weightType();
+  const format::ElementType type = elementTypeOf(weight);
   const int64_t rows = c.rows, cols = c.cols, n = c.n;
   format::StorageShape shape;
   if (llvm::Error error =
@@ -133,29 +134,34 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
                      "getStorageShape"))
     return std::move(error);
 
-  // Integers of the symmetric i8 range, and positive scales.
+  // Integers of the symmetric i8 (i4) range, and positive scales.
   std::uniform_int_distribution<int> int8(-127, 127);
+  std::uniform_int_distribution<int> int4(-7, 7);
   std::uniform_int_distribution<int> int16(-30000, 30000);
   std::uniform_real_distribution<double> scale(1.0 / 512, 1.0 / 32);
   auto draw = [&] { return c.integer() ? int8(rng) : uniform(rng); };
+  auto drawWeight = [&] { return weight == "i4" ? int4(rng) : draw(); };
 
   // A: dense random, pruned and compressed by the format library, packed
   // into fragments; `pruned` is what the kernel must multiply by.
-  ElementBuffer dense(c.element, rows * cols), pruned(c.element, rows * cols);
+  ElementBuffer dense(weight, rows * cols), pruned(weight, rows * cols);
   for (int64_t i = 0; i < dense.size(); ++i)
-    dense.set(i, draw());
+    dense.set(i, drawWeight());
   if (llvm::Error error = fromStatus(format::prune(encoding, type, dense.data(),
                                                    rows, cols, pruned.data()),
                                      "prune"))
     return std::move(error);
-  ElementBuffer values(c.element, shape.valueCount);
+  ElementBuffer values(weight, shape.valueCount);
   std::vector<uint8_t> colidx(shape.colidxCount), meta(shape.metaCount);
   if (llvm::Error error = fromStatus(
           format::compress(encoding, type, dense.data(), rows, cols,
                            values.data(), colidx.data(), meta.data()),
           "compress"))
     return std::move(error);
-  data.fragValues = ElementBuffer(c.element, shape.fragValueCount);
+  // i4 fragments: two values per byte.
+  data.fragValues = weight == "i4"
+                        ? ElementBuffer("i8", shape.fragValueBytes)
+                        : ElementBuffer(weight, shape.fragValueCount);
   data.fragMeta.assign(shape.fragMetaWords, 0);
   if (llvm::Error error =
           fromStatus(format::packFragments(

@@ -7,6 +7,8 @@ using namespace vnm::tile_test;
 std::string SpmmCase::name() const {
   std::string text =
       "v" + std::to_string(v) + "_m" + std::to_string(m) + "_" + element;
+  if (weightType() != element)
+    text += "_w" + weightType();
   if (result != element)
     text += "_to_" + result;
   if (accumulate)
@@ -115,6 +117,32 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
         c.extraLdb = 16;
         c.extraLdc = 16;
       }
+      c.source = ProgramSource::Generated;
+      cases.push_back(c);
+    }
+  // W4A8: i4 weights (packed nibbles, widened to i8 in registers) on the
+  // W8A8 kernels, both M.
+  for (auto [v, m] : {std::pair<int64_t, int64_t>{64, 4}, {128, 8}})
+    for (int i = 0; i < 3; ++i) {
+      SpmmCase c;
+      c.v = v;
+      c.m = m;
+      c.element = "i8";
+      c.weight = "i4";
+      c.result = integerResults[(2 * i + m / 4) % 5];
+      c.stages = 2 + 2 * i;
+      c.blockRows = i == 1 && m == 4 ? 128 : 64;
+      c.warpRows = i == 2 ? 64 : 32;
+      c.warpsN = i == 1 ? 4 : 2;
+      bool floatResult = c.result != "i32";
+      c.accumulate = i != 1;
+      c.bias = floatResult && i == 2;
+      c.activation = floatResult ? activations[i] : "none";
+      c.rows = 170 + 45 * i + v / 16;
+      c.cols = 16 * m * (pairs[i] - 1) + 8 * m + 5 + 16 * (i % 2);
+      c.n = 100 + 37 * i;
+      if (i == 1)
+        c.extraLdb = 32;
       c.source = ProgramSource::Generated;
       cases.push_back(c);
     }

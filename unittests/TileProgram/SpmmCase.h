@@ -33,6 +33,9 @@ struct SpmmCase {
   /// f16 or bf16; i8 for W8A8 (an i8 weight and i8 token-major
   /// activations x[N][K]).
   std::string element = "f16";
+  /// The weight's element type when it differs from `element`: i4 for
+  /// W4A8 (element i8), packed two per fragment byte.
+  std::string weight;
   /// f16, bf16 or f32; i32 for i8 without scales.
   std::string result = "f16";
   bool accumulate = false, bias = false;
@@ -43,6 +46,9 @@ struct SpmmCase {
   ProgramSource source = ProgramSource::HandPipelined;
 
   bool integer() const { return element == "i8"; }
+  const std::string &weightType() const {
+    return weight.empty() ? element : weight;
+  }
   /// i8 into a float result: per-row weight and per-token input scales.
   bool quantized() const { return integer() && result != "i32"; }
   /// B's row pitch: over N for K x N (f16, bf16), over K for the

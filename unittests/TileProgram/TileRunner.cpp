@@ -124,7 +124,8 @@ std::string spmmModule(const SpmmCase &c) {
   const int64_t groups = (c.cols + c.m - 1) / c.m;
   const int64_t blocks = (c.rows + c.v - 1) / c.v;
   const std::string values = "memref<" + std::to_string(c.rows) + "x" +
-                             std::to_string(2 * groups) + "x" + c.element + ">";
+                             std::to_string(2 * groups) + "x" + c.weightType() +
+                             ">";
   const std::string colidx = "memref<" + std::to_string(blocks) + "x" +
                              std::to_string(groups) + "x4xi8>";
   const std::string meta = "memref<" + std::to_string(c.rows) + "x" +

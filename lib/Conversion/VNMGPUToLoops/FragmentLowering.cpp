@@ -154,6 +154,9 @@ LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
   Value pair = cg.toIndex(op.getPair());
   Type element = type.getElementType();
   Type i32 = b.getI32Type();
+  Type i8 = b.getI8Type();
+  // An i4 matrix's fragment bytes hold two values each (W4A8).
+  bool packedNibbles = op.getMatrix().getElementType().isSignlessInteger(4);
   std::string valuesOutOfBounds =
       describeFailure(op, "reads values out of bounds");
   std::string metaOutOfBounds = describeFailure(op, "reads meta out of bounds");
@@ -176,10 +179,21 @@ LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
     Value nibble = cg.bitAnd(cg.shru(word, shift), cg.integer(i32, 15));
     Value position0 = cg.bitAnd(nibble, cg.integer(i32, 3));
     Value position1 = cg.shru(nibble, cg.integer(i32, 2));
-    Value value0 =
-        cg.loadChecked(op.getValues(), place.firstValue, valuesOutOfBounds);
-    Value value1 = cg.loadChecked(
-        op.getValues(), cg.add(place.firstValue, c(1)), valuesOutOfBounds);
+    auto loadValue = [&](Value index) -> Value {
+      if (!packedNibbles)
+        return cg.loadChecked(op.getValues(), index, valuesOutOfBounds);
+      // Value e in byte e / 2, even e in bits 3:0; two's complement.
+      Value byte = cg.loadChecked(op.getValues(), cg.divu(index, c(2)),
+                                  valuesOutOfBounds);
+      Value fifteen = cg.integer(i8, 15);
+      Value nibble =
+          cg.select(cg.eq(cg.remu(index, c(2)), c(0)), cg.bitAnd(byte, fifteen),
+                    cg.bitAnd(cg.shru(byte, cg.integer(i8, 4)), fifteen));
+      return cg.select(cg.ult(nibble, cg.integer(i8, 8)), nibble,
+                       cg.sub(nibble, cg.integer(i8, 16)));
+    };
+    Value value0 = loadValue(place.firstValue);
+    Value value1 = loadValue(cg.add(place.firstValue, c(1)));
 
     Value zero = cg.zero(element);
     for (int64_t q = 0; q < 4; ++q) {

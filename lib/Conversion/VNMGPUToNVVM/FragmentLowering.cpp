@@ -5,6 +5,8 @@
 // puts each lane's registers next to each other: one 16-byte load per k-tile
 // and m16 tile, one 4-byte load per m16 tile and k-tile pair), with loads
 // that stay where they are issued, so that the pipeline's prefetch is kept.
+// Packed i4 values are 8 bytes per lane and tile, widened to the 16 bytes
+// of the s8 MMA's registers.
 //
 // B: one ldmatrix.x4.trans per n8 tile and k-tile from the swizzled slot;
 // lane l addresses row l of the k-tile. From a k-contiguous slot one
@@ -29,7 +31,24 @@ using namespace vnm::vnm_gpu::lowering;
 
 namespace {
 
-/// The fragment geometry of an encoded f16, bf16 or i8 matrix type.
+/// The four i8 registers of eight packed i4 values (value j in nibble j,
+/// two's complement): bytes n0..n3 and n4..n7, each sign-extended. The
+/// even and odd nibbles are spread to bytes and interleaved by prmt; a
+/// nibble v becomes ((v ^ 8) + 0x78) ^ 0x80 = v - 16 [v >= 8], bytewise
+/// without carries.
+std::pair<Value, Value> widenNibbles(KernelIRBuilder &kb, Value word) {
+  Value even = kb.bitAnd(word, kb.c32(0x0F0F0F0F));
+  Value odd = kb.bitAnd(kb.shru(word, kb.c32(4)), kb.c32(0x0F0F0F0F));
+  auto signExtend = [&](Value bytes) {
+    Value biased =
+        kb.add(kb.bitXor(bytes, kb.c32(0x08080808)), kb.c32(0x78787878));
+    return kb.bitXor(biased, kb.c32(static_cast<int32_t>(0x80808080)));
+  };
+  return {signExtend(kb.permuteBytes(even, odd, kb.c32(0x5140))),
+          signExtend(kb.permuteBytes(even, odd, kb.c32(0x7362)))};
+}
+
+/// The fragment geometry of an encoded f16, bf16, i8 or i4 matrix type.
 std::optional<format::FragmentGeometry> getGeometry(RankedTensorType matrix) {
   Type element = matrix.getElementType();
   format::ElementType type;
@@ -39,6 +58,8 @@ std::optional<format::FragmentGeometry> getGeometry(RankedTensorType matrix) {
     type = format::ElementType::BF16;
   else if (element.isSignlessInteger(8))
     type = format::ElementType::I8;
+  else if (element.isSignlessInteger(4))
+    type = format::ElementType::I4;
   else
     return std::nullopt;
   EncodingAttr encoding = getVNMEncoding(matrix);
@@ -76,7 +97,9 @@ struct LoadSparseALowering : OpConversionPattern<LoadSparseAOp> {
     Value row = adaptor.getRow().front(), pair = adaptor.getPair().front();
     Value values = adaptor.getValues().front();
     Value meta = adaptor.getMeta().front();
-    int64_t elementBytes = matrix.getElementType().getIntOrFloatBitWidth() / 8;
+    bool packedNibbles = matrix.getElementType().isSignlessInteger(4);
+    int64_t elementBytes =
+        packedNibbles ? 1 : matrix.getElementType().getIntOrFloatBitWidth() / 8;
 
     // One metadata word per m16 tile, then 4 A registers per (k-tile of
     // the pair, m16 tile).
@@ -105,10 +128,20 @@ struct LoadSparseALowering : OpConversionPattern<LoadSparseAOp> {
         Value elementIndex =
             kb.add(kb.mul(tile, kb.c32(geometry.valuesPerTile())),
                    kb.mul(at.lane, kb.c32(geometry.valuesPerLane)));
-        llvm::append_range(
-            words,
-            kb.loadWordsHere(
-                kb.elementAddress(values, elementIndex, elementBytes), 4));
+        if (!packedNibbles) {
+          llvm::append_range(
+              words,
+              kb.loadWordsHere(
+                  kb.elementAddress(values, elementIndex, elementBytes), 4));
+          continue;
+        }
+        // i4: the lane's 16 values are 8 bytes, widened to 4 registers.
+        Value byteIndex = kb.shru(elementIndex, kb.c32(1));
+        for (Value packed :
+             kb.loadWordsHere(kb.elementAddress(values, byteIndex, 1), 2)) {
+          auto [low, high] = widenNibbles(kb, packed);
+          words.append({low, high});
+        }
       }
     }
     rewriter.replaceOpWithMultiple(op, {words});

@@ -44,6 +44,7 @@ SmallVector<NamedAttribute> spmmProblem(Builder &b,
   return {
       b.getNamedAttr("element_type",
                      b.getStringAttr(typeName(cfg.elementType))),
+      b.getNamedAttr("rhs_type", b.getStringAttr(typeName(cfg.rhsType))),
       b.getNamedAttr("result_type", b.getStringAttr(typeName(cfg.resultType))),
       b.getNamedAttr("v", b.getI64IntegerAttr(cfg.v)),
       b.getNamedAttr("n", b.getI64IntegerAttr(cfg.n)),
@@ -88,10 +89,14 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
            << what << "; the CPU pipeline (vnm-lower-to-cpu-pipeline) runs it";
   };
   Type weight = values.getElementType();
-  bool integer = weight.isSignlessInteger(8);
-  if (weight != rhs.getElementType())
+  bool integer = weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
+  if (weight.isSignlessInteger(4) && !rhs.getElementType().isSignlessInteger(8))
+    return refuse("no GPU kernel for an i4 weight times " +
+                  typeName(rhs.getElementType()) +
+                  " rhs yet (W4A8, i8 rhs, runs on the GPU)");
+  if (!weight.isSignlessInteger(4) && weight != rhs.getElementType())
     return refuse("no GPU kernel for a weight of another element type than "
-                  "rhs (W4A8, W8A16, W4A16) yet");
+                  "rhs (W8A16, W4A16) yet");
   if (!integer && op.getWeightScales())
     return refuse("no GPU kernel for weight scales on a float weight");
   if (op.getGroupSize())
@@ -130,6 +135,7 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
   config.hasWeightScales = static_cast<bool>(op.getWeightScales());
   config.hasInputScales = static_cast<bool>(op.getInputScales());
   config.elementType = values.getElementType();
+  config.rhsType = rhs.getElementType();
   config.resultType = init.getElementType();
   config.v = op.getEncoding().getV();
   config.n = op.getEncoding().getN();
@@ -255,9 +261,11 @@ struct ChooseConfigPass
               : cast<ShapedType>(cast<StorageSpmmOp>(op).getValues().getType())
                     .getElementType();
       op->setAttr("vnm.config",
-                  kernel::chooseSpmmConfig(
-                      &getContext(), encoding.getV(), encoding.getM(),
-                      weight.isSignlessInteger(8), options));
+                  kernel::chooseSpmmConfig(&getContext(), encoding.getV(),
+                                           encoding.getM(),
+                                           weight.isSignlessInteger(8) ||
+                                               weight.isSignlessInteger(4),
+                                           options));
     });
   }
 };

@@ -34,7 +34,7 @@ struct TileTypes {
       // (two 64-byte rows per 128 bytes), so that the eight tokens an
       // ldmatrix phase reads fall into eight different bank groups.
       ring = RingType::get(context, cfg.stages, cfg.blockN,
-                           SpmmKernelConfig::kSlotRows, cfg.elementType,
+                           SpmmKernelConfig::kSlotRows, cfg.rhsType,
                            SwizzleAttr::get(context, 16, 4, 2));
     } else if (cfg.tokenMajorRhs) {
       // Token-major B gathered in load_b: each token's row holds the pair's
@@ -42,12 +42,12 @@ struct TileTypes {
       // rows: the 8-byte loads of one B register (8 tokens x 32 bytes)
       // take two wavefronts, the least 256 bytes can.
       ring = RingType::get(context, cfg.stages, cfg.blockN, cfg.slotCols(),
-                           cfg.elementType, SwizzleAttr::get(context, 16, 8));
+                           cfg.rhsType, SwizzleAttr::get(context, 16, 8));
     } else {
       // 16-byte chunks XOR-swizzled over 8 rows: the eight rows of an
       // ldmatrix phase fall into eight different bank groups.
       ring = RingType::get(context, cfg.stages, SpmmKernelConfig::kSlotRows,
-                           cfg.blockN, cfg.elementType,
+                           cfg.blockN, cfg.rhsType,
                            SwizzleAttr::get(context, 16, 8));
     }
     int64_t chunksPerRow = ring.getRowBytes() / 16;
@@ -63,9 +63,9 @@ struct TileTypes {
     colloc = ColLocType::get(context, SpmmKernelConfig::kSlotRows / 4,
                              cfg.tokenMajorRhs ? Attribute(layout)
                                                : Attribute(copy));
-    a = SparseAType::get(context, cfg.blockM, 64, cfg.elementType, layout);
-    b = BFragType::get(context, layout.getInstrK(), cfg.blockN, cfg.elementType,
-                       layout);
+    a = SparseAType::get(context, cfg.blockM, 64, cfg.operandType(), layout);
+    b = BFragType::get(context, layout.getInstrK(), cfg.blockN,
+                       cfg.operandType(), layout);
     Type accElement = cfg.isInteger() ? Type(IntegerType::get(context, 32))
                                       : Type(Float32Type::get(context));
     acc = AccType::get(context, cfg.blockM, cfg.blockN, accElement, layout);
@@ -100,10 +100,10 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
   // The launch contract lists these names in this order; the scales of a
   // dequantizing i8 kernel follow the bias.
   SmallVector<std::pair<const char *, Type>> parameters = {
-      {"frag_values", flat(cfg.elementType)},
+      {"frag_values", flat(cfg.fragmentStorageType())},
       {"frag_meta", flat(i32)},
       {"colidx", flat(i32)},
-      {"rhs", flat(cfg.elementType)},
+      {"rhs", flat(cfg.rhsType)},
       {"out", flat(cfg.resultType)},
       {"bias", flat(cfg.resultType)}};
   if (cfg.hasWeightScales)

@@ -11,7 +11,13 @@ using namespace vnm::kernel;
 std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
   if (!config.elementType.isF16() && !config.elementType.isBF16() &&
       !config.isInteger())
-    return "the GPU spmm kernel takes f16, bf16 or i8 operands";
+    return "the GPU spmm kernel takes f16, bf16, i8 or i4 weights";
+  Type expectedRhs = config.elementType.isSignlessInteger(4)
+                         ? IntegerType::get(config.elementType.getContext(), 8)
+                         : config.elementType;
+  if (config.rhsType != expectedRhs)
+    return "the GPU spmm kernel multiplies an f16, bf16 or i8 weight by rhs "
+           "of its own element type and an i4 weight by i8 rhs (W4A8)";
   bool scaled = config.hasWeightScales || config.hasInputScales;
   if (!isa<FloatType>(config.resultType) &&
       !(config.isInteger() && !scaled &&

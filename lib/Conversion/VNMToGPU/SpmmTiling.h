@@ -3,11 +3,12 @@
 // What one mma.sp kernel computes and how it is tiled: Y = act(A * B [+ Y]
 // [+ bias]) for an R x K V:N:M matrix A (f16/bf16, in the format library's
 // fragment layout), a dense K x N matrix B and f32 accumulation; or, for
-// W8A8, an i8 A (m16n8k64 fragments), an i8 B read token-major (x[N][K])
-// and i32 accumulation with a dequantizing epilogue. A token-major B cannot
-// be gathered by rows (a group's kept columns are bytes inside each token's
-// row): its slots hold the pair's groups whole and load_b selects the kept
-// bytes (M = 8).
+// W8A8, an i8 A (m16n8k64 fragments; or, for W4A8, an i4 A whose packed
+// nibbles are widened to i8 in registers), an i8 B read token-major
+// (x[N][K]) and i32 accumulation with a dequantizing epilogue. A token-major B
+// cannot be gathered by rows (a group's kept columns are bytes inside each
+// token's row): its slots hold the pair's groups whole and load_b selects the
+// kept bytes (M = 8).
 //
 // * A thread block owns a BM x BN tile of Y (BM rows inside one V block, so
 //   one column-loc serves the whole tile, unless M = 4); BM = 64 or 128,
@@ -34,8 +35,12 @@ namespace vnm::kernel {
 
 struct SpmmKernelConfig {
   // Problem (static except N).
-  mlir::Type elementType; ///< f16, bf16, or i8 (W8A8: both operands i8)
-  mlir::Type resultType;  ///< f16, bf16 or f32; i32 for i8 without scales
+  /// The weight's element type: f16, bf16, i8 (W8A8) or i4 (W4A8: packed
+  /// two per fragment byte, widened to i8 in registers).
+  mlir::Type elementType;
+  /// rhs's element type: the weight's, or i8 under an i4 weight.
+  mlir::Type rhsType;
+  mlir::Type resultType; ///< f16, bf16 or f32; i32 for i8 without scales
   int64_t v = 0, n = 0, m = 0;
   int64_t rows = 0, cols = 0; ///< R, K
   bool accumulate = false;
@@ -48,7 +53,15 @@ struct SpmmKernelConfig {
   /// i8 kernels; sm_80 and sm_90 have no byte-transposing ldmatrix).
   bool tokenMajorRhs = false;
 
-  bool isInteger() const { return elementType.isSignlessInteger(8); }
+  bool isInteger() const {
+    return elementType.isSignlessInteger(8) || elementType.isSignlessInteger(4);
+  }
+  /// The MMA's operand type (i8 for both integer weights).
+  mlir::Type operandType() const { return rhsType; }
+  /// The element type of the fragment values array: i8 bytes for i4.
+  mlir::Type fragmentStorageType() const {
+    return elementType.isSignlessInteger(4) ? rhsType : elementType;
+  }
 
   // Tiling.
   int64_t blockM = 64, blockN = 128, warpsM = 2, warpsN = 2, stages = 3;

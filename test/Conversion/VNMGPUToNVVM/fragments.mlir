@@ -180,3 +180,37 @@ gpu.module @gathered {
     gpu.return
   }
 }
+
+// i4 (W4A8): the 8-bit class with two values per byte. A lane's 16 values
+// of a tile are 8 bytes at (tile * 512 + lane * 16) / 2, one 8-byte load;
+// each word's even and odd nibbles are spread to bytes (0x0F0F0F0F),
+// interleaved by prmt (0x5140: n0..n3, 0x7362: n4..n7) and sign-extended
+// bytewise (((v ^ 8) + 0x78) ^ 0x80): four i8 registers per word pair.
+!wi4 = tensor<4096x4096xi4, #vnm.encoding<v = 64, n = 2, m = 4>>
+// CHECK-LABEL: gpu.func @int4
+// CHECK: arith.shrui %{{.*}}, %c1_i32
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.v2.b32
+// CHECK-DAG: %[[EVEN:.*]] = arith.andi %{{.*}}, %c252645135_i32
+// CHECK-DAG: %[[HIGH:.*]] = arith.shrui %{{.*}}, %c4_i32
+// CHECK-DAG: %[[ODD:.*]] = arith.andi %[[HIGH]], %c252645135_i32
+// CHECK: %[[LOW:.*]] = nvvm.prmt <default> %c20800_i32, %[[EVEN]], %[[ODD]]
+// CHECK: %[[X:.*]] = arith.xori %[[LOW]], %c134744072_i32
+// CHECK: %[[B:.*]] = arith.addi %[[X]], %c2021161080_i32
+// CHECK: arith.xori %[[B]], %c-2139062144_i32
+// CHECK: nvvm.prmt <default> %c29538_i32, %[[EVEN]], %[[ODD]]
+// CHECK-NOT: ld.global.nc.v4
+gpu.module @int4 {
+  gpu.func @int4(%values: memref<?xi8>, %meta: memref<?xi32>, %i: i32,
+                 %out: memref<?xi32>) kernel {
+    %ring = vnm_gpu.alloc_ring : !ring8
+    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !wi4}
+        : memref<?xi8>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xi8, #L8>
+    %b = vnm_gpu.load_b %ring[%i] offset(0) k_contiguous : !ring8 -> !vnm_gpu.b_frag<64x128xi8, #L8>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xi32, #L8>
+    %acc = vnm_gpu.mma_sp %a[0], %b, %z : !vnm_gpu.sparse_a<64x64xi8, #L8>,
+        !vnm_gpu.b_frag<64x128xi8, #L8>, !vnm_gpu.acc<64x128xi32, #L8>
+    vnm_gpu.epilogue %acc into %out[%i, %i] bounds(4096, %i) ld(%i)
+        : !vnm_gpu.acc<64x128xi32, #L8>, memref<?xi32>
+    gpu.return
+  }
+}

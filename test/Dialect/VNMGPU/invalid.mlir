@@ -756,3 +756,15 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// An i4 matrix's fragment values are bytes (two per byte), widened to an
+// i8 result.
+gpu.module @m {
+  gpu.func @k(%v: memref<?xi4>, %meta: memref<?xi32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_sparse_a' op (C2): `values` has element type 'i4', expected 'i8'}}
+    %a = vnm_gpu.load_sparse_a %v, %meta[%i, %i] {matrix = tensor<4096x4096xi4, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xi4>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
+    gpu.return
+  }
+}

@@ -154,10 +154,15 @@ LogicalResult LoadSparseAOp::verify() {
     return failure();
   SparseAType result = getResult().getType();
   Type element = matrix->first.getElementType();
+  // An i4 matrix's fragment bytes hold two values each; the registers hold
+  // them widened to i8 (W4A8).
+  Type stored = element, widened = element;
+  if (element.isSignlessInteger(4))
+    stored = widened = IntegerType::get(getContext(), 8);
   if (failed(verifyElementType(*this, "C2", "`values`", elementOf(getValues()),
-                               element)) ||
+                               stored)) ||
       failed(verifyElementType(*this, "C2", "the result",
-                               result.getElementType(), element)))
+                               result.getElementType(), widened)))
     return failure();
   if (!elementOf(getMeta()).isSignlessInteger(32))
     return emitOpError("(C2): `meta` holds i32 metadata words, got ")
