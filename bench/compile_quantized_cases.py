@@ -28,6 +28,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def program(form, rows, cols, v, m, out):
     enc = f"#vnm.encoding<v = {v}, n = 2, m = {m}>"
     w = f"tensor<{rows}x{cols}x{case_matrix.weight_type(form)}, {enc}>"
+    if form in case_matrix.WEIGHT_ONLY:
+        x = f"tensor<{cols}x?xf16>"
+        y = f"tensor<{rows}x?x{out}>"
+        return f"""func.func @spmm(%w: {w}, %x: {x}, %sw: tensor<{rows}xf32>) -> {y} {{
+  %y = vnm.spmm %w, %x weight_scales(%sw : tensor<{rows}xf32>)
+      : {w}, {x} -> {y}
+  return %y : {y}
+}}
+"""
     x = f"tensor<{cols}x?xi8>"
     y = f"tensor<{rows}x?x{out}>"
     if out == "i32":

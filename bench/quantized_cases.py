@@ -5,6 +5,10 @@ x[N][K] (per-token scales). The GPU kernels cover M = 4 (2:4: each pair's
 K bytes are copied) and M = 8 (2:8: each pair's groups are copied whole and
 the B-fragment load selects the kept bytes).
 
+W8A16 and W4A16: i8/i4 weights with per-row scales times f16 activations
+K x N, dequantized to f16 in registers for the f16 MMA (the decode case:
+the weight bytes are the cost).
+
 W4A8: the same kernels with an i4 weight (packed two per fragment byte,
 widened to i8 in registers), at the 4096^3 and decode shapes and the
 ragged ones.
@@ -33,9 +37,12 @@ MS = [4, 8]
 OUTS = ["f16", "i32"]
 
 
-FORMS = ["w8a8", "w4a8"]
+FORMS = ["w8a8", "w4a8", "w8a16", "w4a16"]
 # W4A8 runs at these (R, K) (all N of SHAPES with them).
 W4A8_SHAPES = {(4096, 4096)}
+# Weight-only forms: i8/i4 weights dequantized in registers for the f16
+# MMA, f16 activations K x N; f16 out (there is no integer result).
+WEIGHT_ONLY = {"w8a16", "w4a16"}
 
 
 def kernel_name(form, rows, cols, v, m, out):
@@ -43,7 +50,7 @@ def kernel_name(form, rows, cols, v, m, out):
 
 
 def weight_type(form):
-    return "i4" if form == "w4a8" else "i8"
+    return "i4" if form in ("w4a8", "w4a16") else "i8"
 
 
 def all_cases():
@@ -59,12 +66,14 @@ def all_cases():
         for rows, cols, n in SHAPES:
             if form == "w4a8" and (rows, cols) not in W4A8_SHAPES:
                 continue
+            outs = ["f16"] if form in WEIGHT_ONLY else OUTS
             for v in VS:
                 for m in MS:
-                    for out in OUTS:
+                    for out in outs:
                         add(form, rows, cols, n, v, m, out)
         for rows, cols, n in RAGGED_SHAPES:
+            outs = ["f16"] if form in WEIGHT_ONLY else OUTS
             for m in MS:
-                for out in OUTS:
+                for out in outs:
                     add(form, rows, cols, n, 64, m, out)
     return cases

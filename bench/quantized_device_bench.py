@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""W8A8 and W4A8 SpMM correctness and speed on the GPU machine (run there).
+"""Quantized SpMM correctness and speed on the GPU machine (run there):
+W8A8 and W4A8 (i8 activations, token-major), W8A16 and W4A16 (f16
+activations K x N, the weight dequantized in registers).
 
 Needs the output of compile_quantized_cases.py (PTX, launch contracts, the
 format library). For every case of its manifest:
@@ -14,6 +16,7 @@ format library). For every case of its manifest:
    equal the exact product of the pruned weight (float64 on the GPU, exact
    below 2^53); the f16 kernels (y = s_w[r] s_x[n] acc) must be within 1e-2
    relative error (norm) of it scaled in float64;
+   (the weight-only forms: y = s_w[r] (w x), f16, against float64);
 3. speed of the f16 kernels in the same run: the kernel, torch._int_mm
    (cuBLAS int8, dense, i32 out, no scaling) on x and the pruned weight, and
    dense fp16 torch.mm; CUDA events, warm-up, medians, inputs rotated among
@@ -36,6 +39,7 @@ sys.path.insert(0, HERE)
 from device_bench import L2_BYTES, median_ms  # noqa: E402
 
 MMA_SP_S8_CEILING = 1909.0  # TOP/s dense-equivalent for 2:4 s8, H200
+MMA_SP_F16_CEILING = 953.0  # TFLOP/s dense-equivalent for 2:4 f16, H200
 I32_POISON = 0x7FA5A5A5
 
 
@@ -43,21 +47,114 @@ def prepare(case, seed):
     from vnm import format as vf
 
     rng = np.random.default_rng(seed)
-    # W4A8: i4 weights in [-7, 7] (one per byte logically; the fragments
-    # pack two per byte).
-    w4 = case.get("form") == "w4a8"
+    # W4A8, W4A16: i4 weights in [-7, 7] (one per byte logically; the
+    # fragments pack two per byte). The weight-only forms take the 16-bit
+    # fragment class (the f16 MMA's layout).
+    form = case.get("form", "w8a8")
+    w4 = form in ("w4a8", "w4a16")
     qmax = 7 if w4 else 127
     w = rng.integers(-qmax, qmax + 1, size=(case["rows"], case["cols"]),
                      dtype=np.int8)
     compressed = vf.compress(w, vf.Encoding(case["v"], 2, case["m"]),
                              dtype="i4" if w4 else "i8")
-    fragments = vf.pack_fragments(compressed)
+    fragments = vf.pack_fragments(
+        compressed,
+        fragment_class="16bit" if form in WEIGHT_ONLY else None)
     return dict(pruned=vf.decompress(compressed),
                 frag_values=fragments.values.view(np.uint8),
                 frag_meta=fragments.meta, colidx=compressed.colidx.reshape(-1))
 
 
+WEIGHT_ONLY = ("w8a16", "w4a16")
+
+
+def run_weight_only_case(torch, cp, case, prep, kernel, build_dir, args,
+                         seed):
+    """W8A16, W4A16: f16 activations K x N (row pitch ldb = N rounded up to
+    8), f16 out, y = s_w[r] (w x); timed against dense fp16 torch.mm on the
+    same (pruned, dequantized) weight."""
+    dev = torch.device("cuda")
+    rows, cols, n = case["rows"], case["cols"], case["n"]
+    ldb = (n + 7) // 8 * 8
+    ldc = ldb
+    contract = json.load(open(os.path.join(build_dir, "kernels",
+                                           kernel["contract"])))
+    assert contract["rhs_layout"] == "k_by_n", contract["rhs_layout"]
+    assert contract["fragment_class"] == "16bit", contract["fragment_class"]
+    module = cp.RawModule(path=os.path.join(build_dir, "kernels",
+                                            kernel["ptx"]))
+    fn = module.get_function(contract["kernel"])
+    dynamic_shared = int(contract["dynamic_shared_bytes"])
+    if dynamic_shared > 48 * 1024:
+        fn.max_dynamic_shared_size_bytes = dynamic_shared
+    grid = ((n + contract["grid_x_divisor"] - 1) // contract["grid_x_divisor"],
+            contract["grid_y"], 1)
+    block = tuple(contract["block"])
+    gen = torch.Generator(device=dev).manual_seed(seed)
+    w = torch.from_numpy(prep["pruned"]).to(dev)
+    fv = torch.from_numpy(prep["frag_values"]).to(dev)
+    fm = torch.from_numpy(prep["frag_meta"].view(np.int32)).to(dev)
+    ci = torch.from_numpy(prep["colidx"]).to(dev)
+    dummy = torch.zeros(16, dtype=torch.float16, device=dev)
+    sw = torch.rand(rows, generator=gen, device=dev) / 64 + 1 / 512
+    set_bytes = cols * ldb * 2 + rows * ldc * 2
+    nsets = max(2, min(8, math.ceil(3 * L2_BYTES / max(set_bytes, 1))))
+    sets = []
+    for _ in range(nsets):
+        x = torch.full((cols, ldb), float("nan"), dtype=torch.float16,
+                       device=dev)
+        x[:, :n] = torch.rand(cols, n, generator=gen, device=dev) * 2 - 1
+        y = torch.empty(rows, ldc, dtype=torch.float16, device=dev)
+        sets.append((x, y))
+    cp.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream).use()
+
+    def launch(s):
+        x, y = s
+        params = [fv, fm, ci, x, y, dummy, sw]
+        fn(grid, block, tuple(np.uint64(t.data_ptr()) for t in params)
+           + (np.int32(n), np.int32(ldb), np.int32(ldc)),
+           shared_mem=dynamic_shared)
+
+    x, y = sets[0]
+    y.fill_(float("nan"))
+    launch(sets[0])
+    torch.cuda.synchronize()
+    cp.cuda.runtime.deviceSynchronize()
+    ref = (w.double() @ x[:, :n].double()) * sw.double()[:, None]
+    got = y[:, :n]
+    written = not bool(torch.isnan(got).any())
+    rel = (float((got.double() - ref).norm() / ref.norm())
+           if written else float("nan"))
+    correct = written and rel <= 1e-2
+    row = dict(case=case["kernel"] + f"_n{n}", rows=rows, cols=cols, n=n,
+               v=case["v"], m=case["m"], out="f16", seed=seed,
+               written=written, mismatches=None, rel_error=rel,
+               correct=correct, registers=kernel.get("registers"),
+               spill_bytes=kernel.get("spill_bytes"),
+               ptx_sha256=kernel.get("ptx_sha256"))
+    if args.no_timing:
+        return row
+    t_vnm = median_ms(torch, launch, sets, args.warmup, args.runs)
+    w16 = (w.double() * sw.double()[:, None]).half()
+    xs = [(s[0][:, :n].contiguous(),) for s in sets]
+    t_f16 = median_ms(torch, lambda s: torch.mm(w16, s[0]), xs,
+                      args.warmup, args.runs)[0]
+    tops = 2.0 * rows * cols * n / (t_vnm[0] * 1e-3) / 1e12
+    # The weight bytes the kernel streams (values, metadata, column-locs)
+    # per second: the decode bound.
+    weight_bytes = fv.numel() + 4 * fm.numel() + 4 * ci.numel()
+    row.update(vnm_ms=t_vnm[0], vnm_min_ms=t_vnm[1], int_mm_ms=None,
+               fp16_mm_ms=t_f16, speedup_vs_int_mm=None,
+               speedup_vs_fp16_mm=t_f16 / t_vnm[0], vnm_tops=tops,
+               weight_gb_per_s=weight_bytes / (t_vnm[0] * 1e-3) / 1e9,
+               fraction_of_s8_ceiling=tops / (MMA_SP_F16_CEILING * case["m"] / 4))
+    return row
+
+
 def run_case(torch, cp, case, prep, kernel, build_dir, args, seed):
+    if case.get("form") in WEIGHT_ONLY:
+        return run_weight_only_case(torch, cp, case, prep, kernel, build_dir,
+                                    args, seed)
     dev = torch.device("cuda")
     rows, cols, n, out = case["rows"], case["cols"], case["n"], case["out"]
     ldb = (cols + 15) // 16 * 16
@@ -204,7 +301,7 @@ def main():
             f.write(",".join("" if r.get(k) is None else str(r[k])
                              for k in fields) + "\n")
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    lines = [f"# vnm W8A8 / W4A8 SpMM on {device}", "",
+    lines = [f"# vnm quantized SpMM on {device}", "",
              f"Date: {date}. Device: {device}. torch {torch.__version__}. "
              f"Command: `{args.command or ' '.join(sys.argv)}`.", "",
              "i32 kernels: exact against the float64 product of the pruned "
@@ -213,7 +310,9 @@ def main():
              "calls (CUDA events, after warm-up, inputs rotated beyond the "
              "L2), next to torch._int_mm (cuBLAS int8, i32 out, no scaling) "
              "and dense fp16 torch.mm on the same weight. Dense-equivalent "
-             "TOP/s = 2RKN / time; ceiling 1909 TOP/s (mma.sp s8) x M/4.", "",
+             "TOP/s = 2RKN / time; ceiling 1909 TOP/s (mma.sp s8) x M/4, "
+             "for W8A16/W4A16 953 TFLOP/s (mma.sp f16) x M/4; their fp16 "
+             "torch.mm multiplies the dequantized f16 weight.", "",
              "| case | N | ok | rel err | vnm ms | int_mm ms | fp16 mm ms "
              "| vs int_mm | vs fp16 mm | TOP/s | of ceiling |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -140,6 +140,27 @@ VNM_CAPI_EXPORTED VnmStatus vnmFormatUnpackFragments(
     const uint32_t *fragMeta, int64_t rows, int64_t cols, void *values,
     uint8_t *meta);
 
+/// The fragment layouts (docs/format.md): the element type's own, the
+/// 16-bit class (m16n8k32; i8/i4 weights a kernel dequantizes to f16 or
+/// bf16) or the 8-bit class (m16n8k64; i8 and i4 only).
+typedef enum VnmFragmentClass {
+  VNM_FRAGMENT_CLASS_NATURAL = 0,
+  VNM_FRAGMENT_CLASS_16BIT = 1,
+  VNM_FRAGMENT_CLASS_8BIT = 2,
+} VnmFragmentClass;
+
+/// vnmFormatPackFragments in `fragmentClass` (same sizes in every class).
+VNM_CAPI_EXPORTED VnmStatus vnmFormatPackFragmentsAs(
+    VnmEncoding encoding, VnmElementType type, VnmFragmentClass fragmentClass,
+    const void *values, const uint8_t *meta, int64_t rows, int64_t cols,
+    void *fragValues, uint32_t *fragMeta);
+
+/// vnmFormatUnpackFragments of fragments in `fragmentClass`.
+VNM_CAPI_EXPORTED VnmStatus vnmFormatUnpackFragmentsAs(
+    VnmEncoding encoding, VnmElementType type, VnmFragmentClass fragmentClass,
+    const void *fragValues, const uint32_t *fragMeta, int64_t rows,
+    int64_t cols, void *values, uint8_t *meta);
+
 /// Shape of the scales of an R x K matrix quantized with `axis` (-1: one
 /// scale for the matrix, 0: per row, 1: per column) and `groupSize` (0: whole
 /// rows or columns; g > 0: chunks of g entries along the row (axis 0) or the

@@ -197,6 +197,63 @@ VnmStatus vnmFormatUnpackFragments(VnmEncoding encoding, VnmElementType type,
                                             rows, cols, values, meta));
 }
 
+namespace {
+/// The class `fragmentClass` names for `type`, or nothing for an unknown
+/// value.
+std::optional<fmt::FragmentClass> convertClass(VnmFragmentClass fragmentClass,
+                                               fmt::ElementType type) {
+  switch (fragmentClass) {
+  case VNM_FRAGMENT_CLASS_NATURAL:
+    return fmt::getNaturalFragmentClass(type);
+  case VNM_FRAGMENT_CLASS_16BIT:
+    return fmt::FragmentClass::SixteenBit;
+  case VNM_FRAGMENT_CLASS_8BIT:
+    return fmt::FragmentClass::EightBit;
+  }
+  return std::nullopt;
+}
+
+VnmStatus invalidClass(VnmFragmentClass fragmentClass) {
+  return errorStatus("invalid fragment class " +
+                     std::to_string(static_cast<int>(fragmentClass)));
+}
+} // namespace
+
+VnmStatus vnmFormatPackFragmentsAs(VnmEncoding encoding, VnmElementType type,
+                                   VnmFragmentClass fragmentClass,
+                                   const void *values, const uint8_t *meta,
+                                   int64_t rows, int64_t cols, void *fragValues,
+                                   uint32_t *fragMeta) {
+  std::optional<fmt::ElementType> converted = convertType(type);
+  if (!converted)
+    return invalidType(type);
+  std::optional<fmt::FragmentClass> cls =
+      convertClass(fragmentClass, *converted);
+  if (!cls)
+    return invalidClass(fragmentClass);
+  return convertStatus(fmt::packFragments(convertEncoding(encoding), *converted,
+                                          *cls, values, meta, rows, cols,
+                                          fragValues, fragMeta));
+}
+
+VnmStatus vnmFormatUnpackFragmentsAs(VnmEncoding encoding, VnmElementType type,
+                                     VnmFragmentClass fragmentClass,
+                                     const void *fragValues,
+                                     const uint32_t *fragMeta, int64_t rows,
+                                     int64_t cols, void *values,
+                                     uint8_t *meta) {
+  std::optional<fmt::ElementType> converted = convertType(type);
+  if (!converted)
+    return invalidType(type);
+  std::optional<fmt::FragmentClass> cls =
+      convertClass(fragmentClass, *converted);
+  if (!cls)
+    return invalidClass(fragmentClass);
+  return convertStatus(
+      fmt::unpackFragments(convertEncoding(encoding), *converted, *cls,
+                           fragValues, fragMeta, rows, cols, values, meta));
+}
+
 VnmStatus vnmFormatGetQuantizeScaleShape(int64_t rows, int64_t cols,
                                          int32_t axis, int64_t groupSize,
                                          int64_t *scaleRows,

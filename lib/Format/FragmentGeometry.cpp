@@ -7,7 +7,8 @@ namespace vnm::format {
 FragmentGeometry getFragmentGeometry(ElementType type,
                                      const StorageShape &shape) {
   FragmentGeometry geometry;
-  geometry.eightBit = type == ElementType::I8 || type == ElementType::I4;
+  // The shape's class: an i8/i4 weight may take the 16-bit class.
+  geometry.eightBit = shape.fragmentClass == FragmentClass::EightBit;
   geometry.rowTiles = shape.rowTiles;
   geometry.kTiles = shape.kTiles;
   geometry.valuesPerLane = geometry.eightBit ? 16 : 8;

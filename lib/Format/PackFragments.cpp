@@ -75,8 +75,18 @@ void packMeta(const FragmentGeometry &geometry, const StorageShape &shape,
 Status packFragments(const Encoding &encoding, ElementType type,
                      const void *values, const uint8_t *meta, int64_t rows,
                      int64_t cols, void *fragValues, uint32_t *fragMeta) {
+  return packFragments(encoding, type, getNaturalFragmentClass(type), values,
+                       meta, rows, cols, fragValues, fragMeta);
+}
+
+Status packFragments(const Encoding &encoding, ElementType type,
+                     FragmentClass fragmentClass, const void *values,
+                     const uint8_t *meta, int64_t rows, int64_t cols,
+                     void *fragValues, uint32_t *fragMeta) {
   StorageShape shape;
-  if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
+  if (Status s =
+          getStorageShape(encoding, type, fragmentClass, rows, cols, shape);
+      !s.ok())
     return s;
   if (Status s = checkBuffers({{values, shape.valueCount, "values"},
                                {meta, shape.metaCount, "meta"},

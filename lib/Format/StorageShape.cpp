@@ -40,7 +40,8 @@ Status getStorageShape(const Encoding &encoding, ElementType type, int64_t rows,
 
   StorageShape shape;
   const int64_t elementBytes = getElementByteSize(type);
-  const bool eightBit = type == ElementType::I8 || type == ElementType::I4;
+  const bool eightBit =
+      getNaturalFragmentClass(type) == FragmentClass::EightBit;
   shape.rows = rows;
   shape.cols = cols;
   shape.groups = ceilDiv(cols, encoding.m);
@@ -65,6 +66,7 @@ Status getStorageShape(const Encoding &encoding, ElementType type, int64_t rows,
     return overflow("the padded groups");
   shape.paddedCompressedCols = 2 * shape.paddedGroups;
   shape.kTiles = shape.paddedCompressedCols / (eightBit ? 32 : 16);
+  shape.fragmentClass = getNaturalFragmentClass(type);
   if (!checkedMul(shape.paddedRows, shape.paddedCompressedCols,
                   shape.fragValueCount))
     return overflow("fragment values");
@@ -82,6 +84,31 @@ Status getStorageShape(const Encoding &encoding, ElementType type, int64_t rows,
       shape.fragMetaWords > PTRDIFF_MAX / 4)
     return overflow("fragment metadata");
 
+  out = shape;
+  return Status::success();
+}
+
+FragmentClass getNaturalFragmentClass(ElementType type) {
+  return type == ElementType::I8 || type == ElementType::I4
+             ? FragmentClass::EightBit
+             : FragmentClass::SixteenBit;
+}
+
+Status getStorageShape(const Encoding &encoding, ElementType type,
+                       FragmentClass fragmentClass, int64_t rows, int64_t cols,
+                       StorageShape &out) {
+  StorageShape shape;
+  if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
+    return s;
+  if (fragmentClass == FragmentClass::EightBit &&
+      getNaturalFragmentClass(type) != FragmentClass::EightBit)
+    return Status::error("the 8-bit fragment class holds i8 and i4 values "
+                         "only, got " +
+                         std::string(getElementTypeName(type)));
+  // Padded groups are a multiple of 16, so both tile widths divide them.
+  shape.kTiles = shape.paddedCompressedCols /
+                 (fragmentClass == FragmentClass::EightBit ? 32 : 16);
+  shape.fragmentClass = fragmentClass;
   out = shape;
   return Status::success();
 }

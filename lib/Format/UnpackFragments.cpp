@@ -98,8 +98,18 @@ Status unpackFragments(const Encoding &encoding, ElementType type,
                        const void *fragValues, const uint32_t *fragMeta,
                        int64_t rows, int64_t cols, void *values,
                        uint8_t *meta) {
+  return unpackFragments(encoding, type, getNaturalFragmentClass(type),
+                         fragValues, fragMeta, rows, cols, values, meta);
+}
+
+Status unpackFragments(const Encoding &encoding, ElementType type,
+                       FragmentClass fragmentClass, const void *fragValues,
+                       const uint32_t *fragMeta, int64_t rows, int64_t cols,
+                       void *values, uint8_t *meta) {
   StorageShape shape;
-  if (Status s = getStorageShape(encoding, type, rows, cols, shape); !s.ok())
+  if (Status s =
+          getStorageShape(encoding, type, fragmentClass, rows, cols, shape);
+      !s.ok())
     return s;
   if (Status s = checkBuffers({{fragValues, shape.fragValueCount, "fragValues"},
                                {fragMeta, shape.fragMetaWords, "fragMeta"},

@@ -133,6 +133,14 @@ _PROTOTYPES = {
         Status,
         [Encoding, ctypes.c_int, _p, _u32p, _i64, _i64, _p, _u8p],
     ),
+    "vnmFormatPackFragmentsAs": (
+        Status,
+        [Encoding, ctypes.c_int, ctypes.c_int, _p, _u8p, _i64, _i64, _p, _u32p],
+    ),
+    "vnmFormatUnpackFragmentsAs": (
+        Status,
+        [Encoding, ctypes.c_int, ctypes.c_int, _p, _u32p, _i64, _i64, _p, _u8p],
+    ),
     "vnmFormatGetQuantizeScaleShape": (
         Status,
         [_i64, _i64, ctypes.c_int32, _i64, _i64p, _i64p],

@@ -295,8 +295,13 @@ class Fragments:
     shape: Tuple[int, int]
     encoding: Encoding
     dtype: str
+    # "16bit" (m16n8k32) or "8bit" (m16n8k64); None: the dtype's own (8-bit
+    # for i8 and i4). i8/i4 weights take "16bit" for kernels that dequantize
+    # them to f16/bf16 (W8A16, W4A16).
+    fragment_class: Optional[str] = None
 
     def __post_init__(self):
+        _fragment_class(self.fragment_class, self.dtype)
         encoding, rows, cols, dims, values = _storage_header(self)
         if self.dtype == "i4":
             if values.dtype != np.uint8:
@@ -405,10 +410,27 @@ def decompress(compressed: Compressed) -> np.ndarray:
     return dense
 
 
-def pack_fragments(compressed: Compressed) -> Fragments:
+_FRAGMENT_CLASSES = {None: 0, "16bit": 1, "8bit": 2}
+
+
+def _fragment_class(fragment_class, dtype) -> int:
+    if fragment_class not in _FRAGMENT_CLASSES:
+        raise VNMError(f"invalid fragment class {fragment_class!r}: expected "
+                       "None, '16bit' or '8bit'")
+    if fragment_class == "8bit" and dtype not in ("i8", "i4"):
+        raise VNMError(f"the 8-bit fragment class holds i8 and i4 values "
+                       f"only, got {dtype}")
+    return _FRAGMENT_CLASSES[fragment_class]
+
+
+def pack_fragments(compressed: Compressed, *,
+                   fragment_class: Optional[str] = None) -> Fragments:
     """Converts the logical values and meta to fragment storage (colidx has
-    no fragment form and stays logical)."""
+    no fragment form and stays logical), in the dtype's own fragment class
+    or in `fragment_class` ("16bit" for i8/i4 weights of W8A16/W4A16
+    kernels)."""
     c = compressed
+    cls = _fragment_class(fragment_class, c.dtype)
     dims = storage_shape(c.encoding, c.dtype, *c.shape)
     if c.dtype == "i4":
         values = np.zeros(dims.frag_value_bytes, dtype=np.uint8)
@@ -416,9 +438,10 @@ def pack_fragments(compressed: Compressed) -> Fragments:
         values = np.zeros(dims.frag_value_count, dtype=c.values.dtype)
     meta = np.zeros(dims.frag_meta_words, dtype=np.uint32)
     _capi.check(
-        lib.vnmFormatPackFragments(
+        lib.vnmFormatPackFragmentsAs(
             _c_encoding(c.encoding),
             _capi.ELEMENT_TYPES[c.dtype],
+            cls,
             _ptr(c.values),
             _u8(c.meta),
             *c.shape,
@@ -426,7 +449,8 @@ def pack_fragments(compressed: Compressed) -> Fragments:
             _u32(meta),
         )
     )
-    return Fragments(values, meta, c.shape, c.encoding, c.dtype)
+    return Fragments(values, meta, c.shape, c.encoding, c.dtype,
+                     fragment_class)
 
 
 def unpack_fragments(fragments: Fragments) -> Tuple[np.ndarray, np.ndarray]:
@@ -438,9 +462,10 @@ def unpack_fragments(fragments: Fragments) -> Tuple[np.ndarray, np.ndarray]:
     values = np.empty((rows, dims.compressed_cols), dtype=value_dtype)
     meta = np.empty((rows, dims.compressed_cols), dtype=np.uint8)
     _capi.check(
-        lib.vnmFormatUnpackFragments(
+        lib.vnmFormatUnpackFragmentsAs(
             _c_encoding(f.encoding),
             _capi.ELEMENT_TYPES[f.dtype],
+            _fragment_class(f.fragment_class, f.dtype),
             _ptr(f.values),
             _u32(f.meta),
             rows,

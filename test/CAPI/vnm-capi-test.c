@@ -574,8 +574,43 @@ static void testFormat(void) {
          vnmFormatPackFragments(enc, VnmElementTypeF32, values, badMeta, 2, 5,
                                 fragValues, fragMeta));
   // CHECK: pack bad meta: error: {{.*}}meta
+  // Fragment classes: f32 has no 8-bit class; an unknown class is refused.
+  report("pack f32 8-bit", vnmFormatPackFragmentsAs(
+                               enc, VnmElementTypeF32, VNM_FRAGMENT_CLASS_8BIT,
+                               values, meta, 2, 5, fragValues, fragMeta));
+  // CHECK: pack f32 8-bit: error: the 8-bit fragment class holds i8 and i4
+  // values only, got f32
+  report("pack class 7",
+         vnmFormatPackFragmentsAs(enc, VnmElementTypeF32, (VnmFragmentClass)7,
+                                  values, meta, 2, 5, fragValues, fragMeta));
+  // CHECK: pack class 7: error: invalid fragment class 7
   free(fragValues);
   free(fragMeta);
+
+  // An i8 weight in the 16-bit class (W8A16) round-trips.
+  int8_t i8Values[4] = {-7, 100, 3, -128};
+  VnmStorageShape i8Shape;
+  vnmStatusDestroy(
+      vnmFormatGetStorageShape(enc, VnmElementTypeI8, 2, 5, &i8Shape));
+  void *i8Frag = calloc(1, (size_t)i8Shape.fragValueBytes);
+  uint32_t *i8Meta = calloc((size_t)i8Shape.fragMetaWords, sizeof(uint32_t));
+  report("pack i8 16-bit", vnmFormatPackFragmentsAs(
+                               enc, VnmElementTypeI8, VNM_FRAGMENT_CLASS_16BIT,
+                               i8Values, meta, 2, 5, i8Frag, i8Meta));
+  // CHECK: pack i8 16-bit: ok
+  int8_t i8Unpacked[4];
+  uint8_t i8UnpackedMeta[4];
+  report("unpack i8 16-bit",
+         vnmFormatUnpackFragmentsAs(enc, VnmElementTypeI8,
+                                    VNM_FRAGMENT_CLASS_16BIT, i8Frag, i8Meta, 2,
+                                    5, i8Unpacked, i8UnpackedMeta));
+  // CHECK: unpack i8 16-bit: ok
+  printf("i8 16-bit round trip: %d\n",
+         memcmp(i8Unpacked, i8Values, sizeof i8Values) == 0 &&
+             memcmp(i8UnpackedMeta, meta, sizeof i8UnpackedMeta) == 0);
+  // CHECK-NEXT: i8 16-bit round trip: 1
+  free(i8Frag);
+  free(i8Meta);
 
   // Empty matrices are valid and need no buffers.
   report("empty", vnmFormatCompress(enc, VnmElementTypeF16, NULL, 0, 0, NULL,

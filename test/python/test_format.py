@@ -159,6 +159,36 @@ def test_fragments_round_trip(case):
     np.testing.assert_array_equal(meta, c.meta)
 
 
+def test_integer_weights_in_the_16bit_class(case):
+    # i8/i4 weights of the dequantizing kernels (W8A16, W4A16): the m16n8k32
+    # layout of the f16 kernels with one byte (or nibble) per value.
+    dtype, encoding, dense = case
+    if dtype not in ("i8", "i4"):
+        pytest.skip("the 16-bit class is the natural one of float types")
+    c = vf.compress(dense, encoding, dtype=explicit(dtype))
+    f = vf.pack_fragments(c, fragment_class="16bit")
+    values, meta = reference_pack_16bit(c.values, c.meta, encoding.v, dtype)
+    shape = vf.storage_shape(encoding, dtype, *dense.shape)
+    assert f.fragment_class == "16bit" and f.values.nbytes == shape.frag_value_bytes
+    np.testing.assert_array_equal(f.meta, meta)
+    np.testing.assert_array_equal(f.values.view(np.uint8), np.ascontiguousarray(values).view(np.uint8))
+    restored, restored_meta = vf.unpack_fragments(f)
+    np.testing.assert_array_equal(bits(restored, dtype), bits(c.values, dtype))
+    np.testing.assert_array_equal(restored_meta, c.meta)
+    # Naming the natural class is the default.
+    natural = vf.pack_fragments(c, fragment_class="8bit")
+    np.testing.assert_array_equal(natural.values, vf.pack_fragments(c).values)
+
+
+def test_fragment_class_errors():
+    dense = np.ones((16, 16), dtype=np.float16)
+    c = vf.compress(dense, (16, 2, 4))
+    with pytest.raises(vnm.VNMError, match="8-bit fragment class holds i8 and i4 values only"):
+        vf.pack_fragments(c, fragment_class="8bit")
+    with pytest.raises(vnm.VNMError, match="invalid fragment class"):
+        vf.pack_fragments(c, fragment_class="4bit")
+
+
 def test_signed_zero_is_a_value():
     # Row 0 keeps its two largest magnitudes, 2.0 and 1.0, and the -0.0 next
     # to them is dropped to +0; row 1 keeps -0.0 (ties go to the smaller

@@ -137,8 +137,16 @@ def _chunk(nibbles, row, first_group, count):
     return word
 
 
-def reference_pack_16bit(values, meta, v):
-    """f16, bf16, f32: m16n8k32 tiles of 16 rows x 16 compressed columns."""
+def _pack_nibbles(elements):
+    """i4 fragment bytes: element e in byte e / 2, even e in the low nibble."""
+    low = elements[0::2].view(np.uint8) & 0xF
+    high = elements[1::2].view(np.uint8) & 0xF
+    return (low | (high << 4)).astype(np.uint8)
+
+
+def reference_pack_16bit(values, meta, v, dtype=None):
+    """f16, bf16, f32 (and i8, i4 weights of dequantizing kernels): m16n8k32
+    tiles of 16 rows x 16 compressed columns."""
     ac, nibbles = _padded_storage(values, meta, v)
     padded_rows, kcp = ac.shape
     row_tiles, k_tiles = padded_rows // 16, kcp // 16
@@ -167,6 +175,8 @@ def reference_pack_16bit(values, meta, v):
                         frag_meta[base + 4 * g + 2 * s + h] = meta16(kt, g, h, rt) | (
                             meta16(kt, g + 8, h, rt) << 16
                         )
+    if dtype == "i4":
+        frag_values = _pack_nibbles(frag_values)
     return frag_values, frag_meta
 
 
@@ -186,9 +196,7 @@ def reference_pack_8bit(values, meta, v, dtype):
                     col = 32 * kt + 16 * (r >> 1) + 4 * t + b
                     elements[((rt * k_tiles + kt) * 32 + lane) * 16 + j] = ac[row, col]
     if dtype == "i4":
-        low = elements[0::2].view(np.uint8) & 0xF
-        high = elements[1::2].view(np.uint8) & 0xF
-        frag_values = (low | (high << 4)).astype(np.uint8)
+        frag_values = _pack_nibbles(elements)
     else:
         frag_values = elements
 

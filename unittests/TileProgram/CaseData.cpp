@@ -140,7 +140,11 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
   std::uniform_int_distribution<int> int16(-30000, 30000);
   std::uniform_real_distribution<double> scale(1.0 / 512, 1.0 / 32);
   auto draw = [&] { return c.integer() ? int8(rng) : uniform(rng); };
-  auto drawWeight = [&] { return weight == "i4" ? int4(rng) : draw(); };
+  auto drawWeight = [&]() -> double {
+    if (weight == "i4")
+      return int4(rng);
+    return weight == "i8" ? int8(rng) : draw();
+  };
 
   // A: dense random, pruned and compressed by the format library, packed
   // into fragments; `pruned` is what the kernel must multiply by.
@@ -165,7 +169,10 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
   data.fragMeta.assign(shape.fragMetaWords, 0);
   if (llvm::Error error =
           fromStatus(format::packFragments(
-                         encoding, type, values.data(), meta.data(), rows, cols,
+                         encoding, type,
+                         c.weightOnly() ? format::FragmentClass::SixteenBit
+                                        : format::getNaturalFragmentClass(type),
+                         values.data(), meta.data(), rows, cols,
                          data.fragValues.data(), data.fragMeta.data()),
                      "packFragments"))
     return std::move(error);
@@ -185,7 +192,7 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
   for (int64_t k = 0; k < cols; ++k)
     for (int64_t j = 0; j < n; ++j)
       data.rhs.set(rhsIndex(k, j), draw());
-  if (c.quantized()) {
+  if (c.quantized() || c.weightOnly()) {
     data.weightScales.resize(rows);
     data.inputScales.resize(n);
     for (float &s : data.weightScales)
@@ -233,6 +240,13 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
         // Integer sums are exact (far from i32's range here).
         data.expected[r * n + j] = sum + previous[r * n + j];
         continue;
+      }
+      if (c.weightOnly()) {
+        // f32 accumulation of the exact products w x (w converted exactly),
+        // then one f32 product with the row's scale.
+        sum *= static_cast<double>(data.weightScales[r]);
+        magnitude *= static_cast<double>(data.weightScales[r]);
+        magnitude += 2 * std::fabs(sum);
       }
       if (c.quantized()) {
         // The i32 sum is exact and converts to f32 exactly (below 2^24);

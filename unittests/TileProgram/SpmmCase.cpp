@@ -146,6 +146,40 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       c.source = ProgramSource::Generated;
       cases.push_back(c);
     }
+  // W8A16 and W4A16: i8/i4 weights in the 16-bit fragment class,
+  // dequantized to the f16/bf16 MMA in registers, per-row weight scales.
+  struct WeightOnly {
+    const char *weight, *element;
+    int64_t v, m;
+  };
+  const WeightOnly weightOnly[] = {{"i8", "f16", 64, 8},
+                                   {"i4", "bf16", 128, 8},
+                                   {"i8", "bf16", 64, 4},
+                                   {"i4", "f16", 64, 16}};
+  int index = 0;
+  for (const WeightOnly &w : weightOnly) {
+    for (int i = 0; i < 2; ++i) {
+      SpmmCase c;
+      c.v = w.v;
+      c.m = w.m;
+      c.weight = w.weight;
+      c.element = w.element;
+      c.result = results[(i + index) % 3];
+      c.stages = 2 + i + index;
+      c.blockRows = i == 1 && (w.m == 4 || w.v % 128 == 0) ? 128 : 64;
+      c.warpRows = i == 0 ? 32 : 64;
+      c.warpsN = 2 + 2 * ((i + index) % 2);
+      c.accumulate = i == 0;
+      c.bias = i == 1;
+      c.activation = activations[(i + index) % 3];
+      c.rows = 150 + 29 * i + 13 * index;
+      c.cols = 16 * w.m * (pairs[i + index] - 1) + 8 * w.m + 5;
+      c.n = 70 + 33 * i + 9 * index;
+      c.source = ProgramSource::Generated;
+      cases.push_back(c);
+    }
+    ++index;
+  }
   return cases;
 }
 

@@ -51,6 +51,9 @@ struct SpmmCase {
   }
   /// i8 into a float result: per-row weight and per-token input scales.
   bool quantized() const { return integer() && result != "i32"; }
+  /// An i8/i4 weight times f16/bf16 rhs (W8A16, W4A16): per-row weight
+  /// scales only, the weight packed in the 16-bit fragment class.
+  bool weightOnly() const { return !integer() && weightType() != element; }
   /// B's row pitch: over N for K x N (f16, bf16), over K for the
   /// token-major x[N][K] (i8, 16-byte rows).
   int64_t ldb() const {

@@ -152,6 +152,8 @@ std::string spmmModule(const SpmmCase &c) {
   if (c.quantized())
     scales = " weight_scales(%sw : " + weightScales +
              ") input_scales(%sx : " + inputScales + ")";
+  else if (c.weightOnly())
+    scales = " weight_scales(%sw : " + weightScales + ")";
   return "func.func @spmm(%v: " + values + ", %c: " + colidx + ", %m: " + meta +
          ", %x: " + rhs + ", %b: " + bias + ", %sw: " + weightScales +
          ", %sx: " + inputScales + ", %y: " + out +
@@ -256,6 +258,8 @@ llvm::Error vnm::tile_test::runTileProgram(const SpmmCase &c,
                               &rhsRef,    &outRef,  &biasRef};
   if (c.quantized())
     args.append({&weightScalesRef, &inputScalesRef});
+  else if (c.weightOnly())
+    args.push_back(&weightScalesRef);
   args.append({&n, &ldb, &ldc, &gridX, &gridY});
   if (llvm::Error error =
           (*engine)->invokePacked("_mlir_ciface_spmm_0_cpu", args))

@@ -22,7 +22,8 @@ inline constexpr int kWarpLanes = 32;
 inline constexpr uint32_t kPaddingNibble = 0x4;
 
 struct FragmentGeometry {
-  /// I8 and I4 use the m16n8k64 geometry; F16, BF16 and F32 use m16n8k32.
+  /// The 8-bit class (m16n8k64 geometry) or the 16-bit class (m16n8k32):
+  /// the shape's fragment class.
   bool eightBit = false;
   int64_t rowTiles = 0;
   int64_t kTiles = 0;

@@ -14,6 +14,7 @@
 #include "vnm/Format/ElementType.h"
 #include "vnm/Format/Encoding.h"
 #include "vnm/Format/Status.h"
+#include "vnm/Format/StorageShape.h"
 
 #include <cstdint>
 
@@ -26,6 +27,13 @@ namespace vnm::format {
 Status packFragments(const Encoding &encoding, ElementType type,
                      const void *values, const uint8_t *meta, int64_t rows,
                      int64_t cols, void *fragValues, uint32_t *fragMeta);
+/// The same in `fragmentClass`: I8 and I4 weights take the 16-bit class
+/// for kernels that dequantize them to f16/bf16 in registers (W8A16,
+/// W4A16). Same sizes; I4 still packs two values per byte.
+Status packFragments(const Encoding &encoding, ElementType type,
+                     FragmentClass fragmentClass, const void *values,
+                     const uint8_t *meta, int64_t rows, int64_t cols,
+                     void *fragValues, uint32_t *fragMeta);
 
 /// Inverse of packFragments. Fails if a padding value is not numeric zero, a
 /// padding nibble is not 0x4, or a real nibble is not a strictly ascending
@@ -33,6 +41,10 @@ Status packFragments(const Encoding &encoding, ElementType type,
 Status unpackFragments(const Encoding &encoding, ElementType type,
                        const void *fragValues, const uint32_t *fragMeta,
                        int64_t rows, int64_t cols, void *values, uint8_t *meta);
+Status unpackFragments(const Encoding &encoding, ElementType type,
+                       FragmentClass fragmentClass, const void *fragValues,
+                       const uint32_t *fragMeta, int64_t rows, int64_t cols,
+                       void *values, uint8_t *meta);
 
 } // namespace vnm::format
 

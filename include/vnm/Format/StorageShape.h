@@ -15,6 +15,17 @@ namespace vnm::format {
 /// signed 32-bit GPU index.
 inline constexpr int64_t kMaxDimension = (int64_t(1) << 31) - 1;
 
+/// The two fragment layouts (docs/format.md, "Fragment (target) storage"):
+/// the 16-bit class feeds m16n8k32 MMAs (F16, BF16, F32; and I8 or I4
+/// weights that a kernel dequantizes to f16/bf16 in registers), the 8-bit
+/// class m16n8k64 MMAs (I8, I4). Only kTiles and the lane formulas differ;
+/// every size is the same in both.
+enum class FragmentClass { SixteenBit, EightBit };
+
+/// The class an element type's fragments take by default: 8-bit for I8
+/// and I4, 16-bit otherwise.
+FragmentClass getNaturalFragmentClass(ElementType type);
+
 /// All counts are in elements of the named array; byte sizes are given where
 /// they differ from the count.
 struct StorageShape {
@@ -40,6 +51,7 @@ struct StorageShape {
   int64_t fragValueCount = 0;       ///< paddedRows * paddedCompressedCols
   int64_t fragValueBytes = 0;       ///< I4 packs two values per byte
   int64_t fragMetaWords = 0; ///< 32-bit words: paddedRows * paddedGroups / 8
+  FragmentClass fragmentClass = FragmentClass::SixteenBit;
 };
 
 /// Validates the encoding, the element type and 0 <= rows, cols <=
@@ -47,6 +59,11 @@ struct StorageShape {
 /// Zero rows or columns are valid and give empty arrays.
 Status getStorageShape(const Encoding &encoding, ElementType type, int64_t rows,
                        int64_t cols, StorageShape &out);
+/// The same with the fragments in `fragmentClass`; the 8-bit class holds
+/// I8 and I4 only.
+Status getStorageShape(const Encoding &encoding, ElementType type,
+                       FragmentClass fragmentClass, int64_t rows, int64_t cols,
+                       StorageShape &out);
 
 } // namespace vnm::format
 

@@ -192,8 +192,15 @@ LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
       return cg.select(cg.ult(nibble, cg.integer(i8, 8)), nibble,
                        cg.sub(nibble, cg.integer(i8, 16)));
     };
-    Value value0 = loadValue(place.firstValue);
-    Value value1 = loadValue(cg.add(place.firstValue, c(1)));
+    // An integer weight of a 16-bit MMA is dequantized to its operand type
+    // (exactly: |w| <= 127).
+    auto operand = [&](Value value) -> Value {
+      if (value.getType() == element)
+        return value;
+      return arith::SIToFPOp::create(b, op.getLoc(), element, value);
+    };
+    Value value0 = operand(loadValue(place.firstValue));
+    Value value1 = operand(loadValue(cg.add(place.firstValue, c(1))));
 
     Value zero = cg.zero(element);
     for (int64_t q = 0; q < 4; ++q) {

@@ -6,7 +6,9 @@
 // and m16 tile, one 4-byte load per m16 tile and k-tile pair), with loads
 // that stay where they are issued, so that the pipeline's prefetch is kept.
 // Packed i4 values are 8 bytes per lane and tile, widened to the 16 bytes
-// of the s8 MMA's registers.
+// of the s8 MMA's registers. An i8 or i4 weight under the f16 MMA (W8A16,
+// W4A16) is read in the 16-bit class (8 or 4 bytes per lane and tile) and
+// converted to f16/bf16 in registers.
 //
 // B: one ldmatrix.x4.trans per n8 tile and k-tile from the swizzled slot;
 // lane l addresses row l of the k-tile. From a k-contiguous slot one
@@ -48,8 +50,27 @@ std::pair<Value, Value> widenNibbles(KernelIRBuilder &kb, Value word) {
           signExtend(kb.permuteBytes(even, odd, kb.c32(0x7362)))};
 }
 
-/// The fragment geometry of an encoded f16, bf16, i8 or i4 matrix type.
-std::optional<format::FragmentGeometry> getGeometry(RankedTensorType matrix) {
+/// The four i8 values of `word` converted exactly to f16 or bf16
+/// (`element`): two registers of two values each, in order.
+std::pair<Value, Value> dequantizeBytes(KernelIRBuilder &kb, Value word,
+                                        Type element) {
+  OpBuilder &b = kb.builder();
+  Location loc = kb.location();
+  Value bytes = LLVM::BitcastOp::create(
+      b, loc, VectorType::get({4}, b.getI8Type()), word);
+  Value converted =
+      arith::SIToFPOp::create(b, loc, VectorType::get({4}, element), bytes);
+  Value registers = LLVM::BitcastOp::create(
+      b, loc, VectorType::get({2}, kb.i32()), converted);
+  return {vector::ExtractOp::create(b, loc, registers, int64_t(0)),
+          vector::ExtractOp::create(b, loc, registers, int64_t(1))};
+}
+
+/// The fragment geometry of an encoded f16, bf16, i8 or i4 matrix type in
+/// the class of the MMA that reads it (an i8/i4 weight of a 16-bit MMA is
+/// packed in the 16-bit class).
+std::optional<format::FragmentGeometry> getGeometry(RankedTensorType matrix,
+                                                    MmaLayoutAttr layout) {
   Type element = matrix.getElementType();
   format::ElementType type;
   if (element.isF16())
@@ -64,9 +85,12 @@ std::optional<format::FragmentGeometry> getGeometry(RankedTensorType matrix) {
     return std::nullopt;
   EncodingAttr encoding = getVNMEncoding(matrix);
   format::StorageShape shape;
+  format::FragmentClass fragmentClass = layout.getOperandBits() == 8
+                                            ? format::FragmentClass::EightBit
+                                            : format::FragmentClass::SixteenBit;
   if (!format::getStorageShape(
            {encoding.getV(), encoding.getN(), encoding.getM()}, type,
-           matrix.getDimSize(0), matrix.getDimSize(1), shape)
+           fragmentClass, matrix.getDimSize(0), matrix.getDimSize(1), shape)
            .ok())
     return std::nullopt;
   return format::getFragmentGeometry(type, shape);
@@ -81,15 +105,11 @@ struct LoadSparseALowering : OpConversionPattern<LoadSparseAOp> {
     MmaLayoutAttr layout = type.getLayout();
     RankedTensorType matrix = op.getMatrix();
     EncodingAttr encoding = getVNMEncoding(matrix);
-    std::optional<format::FragmentGeometry> found = getGeometry(matrix);
+    std::optional<format::FragmentGeometry> found = getGeometry(matrix, layout);
     if (!found)
-      return rewriter.notifyMatchFailure(op, "no f16/bf16/i8 fragment storage");
+      return rewriter.notifyMatchFailure(
+          op, "no fragment storage of the matrix in the MMA's class");
     const format::FragmentGeometry &geometry = *found;
-    // The layout's instruction and the fragment class must agree (the
-    // verifier ties the element types: f16/bf16 to m16n8k32, i8 to
-    // m16n8k64).
-    if (geometry.eightBit != (layout.getOperandBits() == 8))
-      return rewriter.notifyMatchFailure(op, "fragment class and MMA differ");
 
     KernelIRBuilder kb(rewriter, op.getLoc());
     ThreadCoordinates at = getThreadCoordinates(kb, layout);
@@ -97,9 +117,14 @@ struct LoadSparseALowering : OpConversionPattern<LoadSparseAOp> {
     Value row = adaptor.getRow().front(), pair = adaptor.getPair().front();
     Value values = adaptor.getValues().front();
     Value meta = adaptor.getMeta().front();
-    bool packedNibbles = matrix.getElementType().isSignlessInteger(4);
+    Type weight = matrix.getElementType();
+    bool packedNibbles = weight.isSignlessInteger(4);
     int64_t elementBytes =
-        packedNibbles ? 1 : matrix.getElementType().getIntOrFloatBitWidth() / 8;
+        packedNibbles ? 1 : weight.getIntOrFloatBitWidth() / 8;
+    // An integer weight under a 16-bit MMA: bytes dequantized to f16/bf16.
+    Type dequantizeTo;
+    if (weight.isInteger() && layout.getOperandBits() == 16)
+      dequantizeTo = type.getElementType();
 
     // One metadata word per m16 tile, then 4 A registers per (k-tile of
     // the pair, m16 tile).
@@ -128,18 +153,34 @@ struct LoadSparseALowering : OpConversionPattern<LoadSparseAOp> {
         Value elementIndex =
             kb.add(kb.mul(tile, kb.c32(geometry.valuesPerTile())),
                    kb.mul(at.lane, kb.c32(geometry.valuesPerLane)));
-        if (!packedNibbles) {
+        if (!packedNibbles && !dequantizeTo) {
           llvm::append_range(
               words,
               kb.loadWordsHere(
                   kb.elementAddress(values, elementIndex, elementBytes), 4));
           continue;
         }
-        // i4: the lane's 16 values are 8 bytes, widened to 4 registers.
-        Value byteIndex = kb.shru(elementIndex, kb.c32(1));
-        for (Value packed :
-             kb.loadWordsHere(kb.elementAddress(values, byteIndex, 1), 2)) {
-          auto [low, high] = widenNibbles(kb, packed);
+        // The lane's values as i8 words (4 per word): i4's packed bytes
+        // widened, i8 as stored.
+        int64_t storedBytes = geometry.valuesPerLane / (packedNibbles ? 2 : 1);
+        Value byteIndex =
+            packedNibbles ? kb.shru(elementIndex, kb.c32(1)) : elementIndex;
+        SmallVector<Value> bytes;
+        for (Value stored : kb.loadWordsHere(
+                 kb.elementAddress(values, byteIndex, 1), storedBytes / 4)) {
+          if (!packedNibbles) {
+            bytes.push_back(stored);
+            continue;
+          }
+          auto [low, high] = widenNibbles(kb, stored);
+          bytes.append({low, high});
+        }
+        if (!dequantizeTo) {
+          llvm::append_range(words, bytes);
+          continue;
+        }
+        for (Value word : bytes) {
+          auto [low, high] = dequantizeBytes(kb, word, dequantizeTo);
           words.append({low, high});
         }
       }

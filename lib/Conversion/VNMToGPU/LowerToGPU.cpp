@@ -45,6 +45,9 @@ SmallVector<NamedAttribute> spmmProblem(Builder &b,
       b.getNamedAttr("element_type",
                      b.getStringAttr(typeName(cfg.elementType))),
       b.getNamedAttr("rhs_type", b.getStringAttr(typeName(cfg.rhsType))),
+      // The class frag_values/frag_meta are packed in (docs/format.md).
+      b.getNamedAttr("fragment_class",
+                     b.getStringAttr(cfg.isInteger() ? "8bit" : "16bit")),
       b.getNamedAttr("result_type", b.getStringAttr(typeName(cfg.resultType))),
       b.getNamedAttr("v", b.getI64IntegerAttr(cfg.v)),
       b.getNamedAttr("n", b.getI64IntegerAttr(cfg.n)),
@@ -89,15 +92,21 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
            << what << "; the CPU pipeline (vnm-lower-to-cpu-pipeline) runs it";
   };
   Type weight = values.getElementType();
-  bool integer = weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
-  if (weight.isSignlessInteger(4) && !rhs.getElementType().isSignlessInteger(8))
-    return refuse("no GPU kernel for an i4 weight times " +
-                  typeName(rhs.getElementType()) +
-                  " rhs yet (W4A8, i8 rhs, runs on the GPU)");
-  if (!weight.isSignlessInteger(4) && weight != rhs.getElementType())
+  Type rhsElement = rhs.getElementType();
+  bool integerWeight =
+      weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
+  // The integer MMA (W8A8, W4A8) reads i8 rhs token-major; an integer
+  // weight times f16/bf16 rhs is dequantized for the f16 MMA (W8A16,
+  // W4A16).
+  bool integer = rhsElement.isSignlessInteger(8);
+  if (integerWeight && !integer && !rhsElement.isF16() && !rhsElement.isBF16())
+    return refuse("no GPU kernel for an " + typeName(weight) +
+                  " weight times " + typeName(rhsElement) +
+                  " rhs (i8 rhs: W8A8/W4A8; f16 or bf16 rhs: W8A16/W4A16)");
+  if (!integerWeight && weight != rhsElement)
     return refuse("no GPU kernel for a weight of another element type than "
-                  "rhs (W8A16, W4A16) yet");
-  if (!integer && op.getWeightScales())
+                  "rhs");
+  if (!integerWeight && op.getWeightScales())
     return refuse("no GPU kernel for weight scales on a float weight");
   if (op.getGroupSize())
     return refuse("no GPU kernel for per-group weight scales yet");
@@ -153,9 +162,9 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
     return op.emitError("vnm-lower-to-gpu: no kernel recipe for the tiling ")
            << tiling << " (the mma.sp kernels take #vnm_gpu.mma_sp_tiling)";
   if (!chosen)
-    chosen =
-        kernel::chooseSpmmConfig(op.getContext(), config.v, config.m,
-                                 config.isInteger(), kernel::TilingOptions());
+    chosen = kernel::chooseSpmmConfig(op.getContext(), config.v, config.m,
+                                      config.hasIntegerWeight(),
+                                      kernel::TilingOptions());
   config.applyConfig(chosen);
   if (ShapedType::isDynamic(config.rows) || ShapedType::isDynamic(config.cols))
     return op.emitError("vnm-lower-to-gpu: the sparse operand's R and K must "
@@ -254,6 +263,8 @@ struct ChooseConfigPass
       EncodingAttr encoding =
           isa<SpmmOp>(op) ? getVNMEncoding(cast<SpmmOp>(op).getLhs().getType())
                           : cast<StorageSpmmOp>(op).getEncoding();
+      // Kernels of integer weights (W8A8, W4A8, W8A16, W4A16) tile
+      // differently.
       Type weight =
           isa<SpmmOp>(op)
               ? cast<ShapedType>(cast<SpmmOp>(op).getLhs().getType())

@@ -10,14 +10,19 @@ using namespace vnm::kernel;
 
 std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
   if (!config.elementType.isF16() && !config.elementType.isBF16() &&
-      !config.isInteger())
+      !config.hasIntegerWeight())
     return "the GPU spmm kernel takes f16, bf16, i8 or i4 weights";
-  Type expectedRhs = config.elementType.isSignlessInteger(4)
-                         ? IntegerType::get(config.elementType.getContext(), 8)
-                         : config.elementType;
-  if (config.rhsType != expectedRhs)
-    return "the GPU spmm kernel multiplies an f16, bf16 or i8 weight by rhs "
-           "of its own element type and an i4 weight by i8 rhs (W4A8)";
+  bool rhsFits = config.hasIntegerWeight()
+                     ? config.rhsType.isSignlessInteger(8) ||
+                           config.rhsType.isF16() || config.rhsType.isBF16()
+                     : config.rhsType == config.elementType;
+  if (!rhsFits)
+    return "the GPU spmm kernel multiplies an f16 or bf16 weight by rhs of "
+           "its own element type, and an i8 or i4 weight by i8 rhs (W8A8, "
+           "W4A8) or f16/bf16 rhs (W8A16, W4A16)";
+  if (config.dequantizesWeight() && !config.hasWeightScales)
+    return "the GPU spmm kernel dequantizes an integer weight with its "
+           "per-row weight scales";
   bool scaled = config.hasWeightScales || config.hasInputScales;
   if (!isa<FloatType>(config.resultType) &&
       !(config.isInteger() && !scaled &&
@@ -60,13 +65,13 @@ bool vnm::kernel::blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m) {
 
 vnm_gpu::MmaSpTilingAttr
 vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v, int64_t m,
-                              bool integer, const TilingOptions &options) {
-  // i8 kernels: 64-row tiles, 1.3-2x faster than 128-row ones on the H200
-  // at 4096^3 and 11008 x 4096 x 4096 (M = 4 and 8, V = 64 and 128;
-  // bench/results/2026-12-02-h200-w8a8-gather.md).
+                              bool quantized, const TilingOptions &options) {
+  // Quantized kernels: 64-row tiles; for the i8 MMA 1.3-2x faster than
+  // 128-row ones on the H200 at 4096^3 and 11008 x 4096 x 4096 (M = 4 and
+  // 8, V = 64 and 128; bench/results/2026-12-02-h200-w8a8-gather.md).
   int64_t blockRows = options.blockRows;
   if (!blockRows)
-    blockRows = !integer && blockRowsFitFormat(128, v, m) ? 128 : 64;
+    blockRows = !quantized && blockRowsFitFormat(128, v, m) ? 128 : 64;
   int64_t warpRows = options.warpRows ? options.warpRows : 32;
   int64_t warpsN = options.warpsN ? options.warpsN : 2;
   int64_t stages = options.stages ? options.stages : 3;
@@ -76,7 +81,7 @@ vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v, int64_t m,
   // measured up to 15% slower (bench/results/ANALYSIS.md). 64-row warp
   // tiles hold 128 accumulators per thread: 8 warps.
   int64_t blocksPerSM = options.blocksPerSM;
-  if (blocksPerSM < 0 && integer)
+  if (blocksPerSM < 0 && quantized)
     blocksPerSM = 0;
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);

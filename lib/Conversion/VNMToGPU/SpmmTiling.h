@@ -35,10 +35,11 @@ namespace vnm::kernel {
 
 struct SpmmKernelConfig {
   // Problem (static except N).
-  /// The weight's element type: f16, bf16, i8 (W8A8) or i4 (W4A8: packed
-  /// two per fragment byte, widened to i8 in registers).
+  /// The weight's element type: f16, bf16, i8 (W8A8, W8A16) or i4 (W4A8,
+  /// W4A16: packed two per fragment byte, widened in registers).
   mlir::Type elementType;
-  /// rhs's element type: the weight's, or i8 under an i4 weight.
+  /// rhs's element type: the weight's; i8 under an i4 weight (W4A8); f16
+  /// or bf16 under a dequantized integer weight (W8A16, W4A16).
   mlir::Type rhsType;
   mlir::Type resultType; ///< f16, bf16 or f32; i32 for i8 without scales
   int64_t v = 0, n = 0, m = 0;
@@ -46,21 +47,30 @@ struct SpmmKernelConfig {
   bool accumulate = false;
   bool hasBias = false;
   Activation activation = Activation::none;
-  /// i8 only: per-row weight scales (f32, R) and per-token input scales
-  /// (f32, N) of the dequantizing epilogue.
+  /// Integer weights: per-row weight scales (f32, R); with i8 rhs also
+  /// per-token input scales (f32, N); both applied by the epilogue.
   bool hasWeightScales = false, hasInputScales = false;
   /// B is read token-major: rhs holds x[N][K] with row pitch ldb (the
   /// i8 kernels; sm_80 and sm_90 have no byte-transposing ldmatrix).
   bool tokenMajorRhs = false;
 
-  bool isInteger() const {
+  /// An integer MMA (W8A8, W4A8): i8 rhs.
+  bool isInteger() const { return rhsType.isSignlessInteger(8); }
+  bool hasIntegerWeight() const {
     return elementType.isSignlessInteger(8) || elementType.isSignlessInteger(4);
   }
-  /// The MMA's operand type (i8 for both integer weights).
+  /// An integer weight dequantized to the f16/bf16 MMA in registers
+  /// (W8A16, W4A16).
+  bool dequantizesWeight() const { return hasIntegerWeight() && !isInteger(); }
+  /// The MMA's operand type: rhs's (i8 under both integer weights of the
+  /// integer MMA, f16/bf16 under a dequantized one).
   mlir::Type operandType() const { return rhsType; }
-  /// The element type of the fragment values array: i8 bytes for i4.
+  /// The element type of the fragment values array: i8 bytes for i8 and
+  /// i4 weights (two i4 values per byte).
   mlir::Type fragmentStorageType() const {
-    return elementType.isSignlessInteger(4) ? rhsType : elementType;
+    return hasIntegerWeight()
+               ? mlir::IntegerType::get(elementType.getContext(), 8)
+               : elementType;
   }
 
   // Tiling.
@@ -112,11 +122,13 @@ struct TilingOptions {
 /// row; as fast as 64-row tiles or faster on the H200), else 64-row tiles;
 /// 32 x 64 warp tiles (two columns of warps); 16 warps per multiprocessor
 /// (128 registers per thread), or 8 with 64-row warp tiles.
-/// bench/results/ANALYSIS.md has the numbers. The i8 kernels (`integer`)
-/// take 64-row tiles (faster on the H200 at every bench shape) and leave
-/// registers to ptxas: at 128 registers their dequantizing epilogue spills.
+/// bench/results/ANALYSIS.md has the numbers. The kernels of integer
+/// weights (`quantized`: W8A8, W4A8, W8A16, W4A16) take 64-row tiles (for
+/// the i8 MMA faster on the H200 at every bench shape; twice the blocks at
+/// decode sizes) and leave registers to ptxas: at 128 registers their
+/// scaling epilogue or weight widening spills.
 vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v,
-                                          int64_t m, bool integer,
+                                          int64_t m, bool quantized,
                                           const TilingOptions &options);
 
 /// Why `config` cannot be generated, or an empty string.

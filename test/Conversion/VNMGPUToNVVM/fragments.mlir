@@ -214,3 +214,36 @@ gpu.module @int4 {
     gpu.return
   }
 }
+
+// W8A16: an i8 weight in the 16-bit class under the f16 MMA. A lane's 8
+// values of a k-tile are 8 bytes at tile * 256 + lane * 8, one 8-byte load,
+// each word converted to four f16 (two registers). The MMA uses k-tile 0:
+// its 2 m16 tiles x 2 words are converted, k-tile 1's conversions fold
+// away (its loads stay where they are issued).
+!wq8 = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 8>>
+// CHECK-LABEL: gpu.func @dequantized
+// CHECK: arith.muli %{{.*}}, %c256_i32
+// CHECK: %[[W:.*]] = llvm.inline_asm has_side_effects "ld.global.nc.v2.b32
+// CHECK: %[[LO:.*]] = llvm.extractvalue %[[W]][0]
+// CHECK: %[[BYTES:.*]] = llvm.bitcast %[[LO]] : i32 to vector<4xi8>
+// CHECK: %[[F:.*]] = arith.sitofp %[[BYTES]] : vector<4xi8> to vector<4xf16>
+// CHECK: %[[REGS:.*]] = llvm.bitcast %[[F]] : vector<4xf16> to vector<2xi32>
+// CHECK: vector.extract %[[REGS]][0]
+// CHECK: vector.extract %[[REGS]][1]
+// CHECK-COUNT-3: arith.sitofp %{{.*}} : vector<4xi8> to vector<4xf16>
+// CHECK-NOT: arith.sitofp
+gpu.module @dequantized {
+  gpu.func @dequantized(%values: memref<?xi8>, %meta: memref<?xi32>, %i: i32,
+                        %out: memref<?xf32>) kernel {
+    %ring = vnm_gpu.alloc_ring : !ring
+    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !wq8}
+        : memref<?xi8>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xf16, #L>
+    %b = vnm_gpu.load_b %ring[%i] offset(0) : !ring -> !vnm_gpu.b_frag<32x128xf16, #L>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #L>
+    %acc = vnm_gpu.mma_sp %a[0], %b, %z : !vnm_gpu.sparse_a<64x64xf16, #L>,
+        !vnm_gpu.b_frag<32x128xf16, #L>, !vnm_gpu.acc<64x128xf32, #L>
+    vnm_gpu.epilogue %acc into %out[%i, %i] bounds(4096, %i) ld(%i)
+        : !vnm_gpu.acc<64x128xf32, #L>, memref<?xf32>
+    gpu.return
+  }
+}

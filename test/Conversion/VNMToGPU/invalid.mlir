@@ -134,23 +134,23 @@ func.func @f16_columns(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64
 // -----
 
 func.func @mixed(%v: memref<128x16xi8>, %c: memref<2x8x4xi8>,
-                 %m: memref<128x16xi8>, %x: memref<64x32xf16>,
-                 %s: memref<128xf32>, %y: memref<128x32xf16>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for a weight of another element type than rhs (W8A16, W4A16) yet}}
-  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x16xi8>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x32xf16>)
-      weight_scales(%s : memref<128xf32>) outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+                 %m: memref<128x16xi8>, %x: memref<64x32xf32>,
+                 %s: memref<128xf32>, %y: memref<128x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for an i8 weight times f32 rhs (i8 rhs: W8A8/W4A8; f16 or bf16 rhs: W8A16/W4A16)}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x16xi8>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x32xf32>)
+      weight_scales(%s : memref<128xf32>) outs(%y : memref<128x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
   return
 }
 
 // -----
 
-// An i4 weight runs on the GPU with i8 activations only (W4A8).
-func.func @int4_f16(%v: memref<128x16xi4>, %c: memref<2x8x4xi8>,
-                    %m: memref<128x16xi8>, %x: memref<64x32xf16>,
-                    %s: memref<128xf32>, %y: memref<128x32xf16>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for an i4 weight times f16 rhs yet (W4A8, i8 rhs, runs on the GPU)}}
+// Weight-only quantization dequantizes with per-row scales; per-group
+// scales have no GPU kernel yet.
+func.func @weight_only_groups(%v: memref<128x16xi4>, %c: memref<2x8x4xi8>,
+                              %m: memref<128x16xi8>, %x: memref<64x32xf16>,
+                              %s: memref<128x2xf32>, %y: memref<128x32xf16>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for per-group weight scales yet}}
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x16xi4>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x32xf16>)
-      weight_scales(%s : memref<128xf32>) outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+      weight_scales(%s : memref<128x2xf32>) outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, group_size = 32}
   return
 }
-

@@ -768,3 +768,14 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// An i8 matrix dequantized for the f16 MMA: its fragment bytes are i8.
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %i: i32) kernel {
+    // expected-error @+1 {{'vnm_gpu.load_sparse_a' op (C2): `values` has element type 'f16', expected 'i8'}}
+    %a = vnm_gpu.load_sparse_a %v, %meta[%i, %i] {matrix = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}

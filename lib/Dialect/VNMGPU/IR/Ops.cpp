@@ -107,7 +107,12 @@ LogicalResult GatherOp::verify() {
   if (failed(matrix))
     return failure();
   RingType ring = getRing().getType();
+  // B's element type: the matrix's, or f16/bf16 under an integer matrix
+  // that the kernel dequantizes (W8A16, W4A16).
   Type element = matrix->first.getElementType();
+  if (element.isInteger() &&
+      (ring.getElementType().isF16() || ring.getElementType().isBF16()))
+    element = ring.getElementType();
   if (failed(verifyElementType(*this, "C3", "`rhs`", elementOf(getRhs()),
                                element)) ||
       failed(verifyElementType(*this, "C3", "the ring", ring.getElementType(),
@@ -155,10 +160,20 @@ LogicalResult LoadSparseAOp::verify() {
   SparseAType result = getResult().getType();
   Type element = matrix->first.getElementType();
   // An i4 matrix's fragment bytes hold two values each; the registers hold
-  // them widened to i8 (W4A8).
+  // them widened to i8 (W4A8). Under a 16-bit MMA an i8 or i4 matrix's
+  // bytes are dequantized to its f16/bf16 operands (W8A16, W4A16).
   Type stored = element, widened = element;
-  if (element.isSignlessInteger(4))
+  bool integerMatrix =
+      element.isSignlessInteger(8) || element.isSignlessInteger(4);
+  if (integerMatrix)
     stored = widened = IntegerType::get(getContext(), 8);
+  if (integerMatrix && result.getLayout().getOperandBits() == 16) {
+    widened = result.getElementType();
+    if (!widened.isF16() && !widened.isBF16())
+      return emitOpError("(C2): an integer matrix dequantized for ")
+             << stringifyMmaGeometry(result.getLayout().getGeometry())
+             << " gives f16 or bf16 operands, got " << widened;
+  }
   if (failed(verifyElementType(*this, "C2", "`values`", elementOf(getValues()),
                                stored)) ||
       failed(verifyElementType(*this, "C2", "the result",
