@@ -115,12 +115,10 @@ def prune_2_4(torch, w):
     return out
 
 
-def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
-    dev = torch.device("cuda")
-    dt = torch_dtype(torch, case["dtype"])
-    out_dt = torch_dtype(torch, case["out"])
-    rows, cols, n = case["rows"], case["cols"], case["n"]
-    ld = (n + 7) // 8 * 8
+def load_kernel(cp, build_dir, kernel, n):
+    """A compiled kernel's launch contract, its CuPy function (with the
+    dynamic shared memory it needs allowed), and its grid and block for N
+    columns: (contract, fn, grid, block, dynamic_shared_bytes)."""
     contract = json.load(open(os.path.join(build_dir, "kernels",
                                            kernel["contract"])))
     module = cp.RawModule(path=os.path.join(build_dir, "kernels",
@@ -131,7 +129,17 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
         fn.max_dynamic_shared_size_bytes = dynamic_shared
     grid = ((n + contract["grid_x_divisor"] - 1) // contract["grid_x_divisor"],
             contract["grid_y"], 1)
-    block = tuple(contract["block"])
+    return contract, fn, grid, tuple(contract["block"]), dynamic_shared
+
+
+def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
+    dev = torch.device("cuda")
+    dt = torch_dtype(torch, case["dtype"])
+    out_dt = torch_dtype(torch, case["out"])
+    rows, cols, n = case["rows"], case["cols"], case["n"]
+    ld = (n + 7) // 8 * 8
+    contract, fn, grid, block, dynamic_shared = load_kernel(cp, build_dir,
+                                                            kernel, n)
 
     w = torch.from_numpy(prep["pruned"].view(np.int16)).view(dt).to(dev)
     fv = torch.from_numpy(prep["frag_values"]).to(dev)

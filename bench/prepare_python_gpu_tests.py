@@ -28,6 +28,25 @@ func.func @linear(%w: !w, %x: tensor<4096x?xf16>, %b: tensor<512xf16>) -> tensor
       : !w, tensor<4096x?xf16> -> tensor<512x?xf16>
   return %y : tensor<512x?xf16>
 }""",
+    # Quantized kernels for vnm.torch.QuantizedSparseLinear: W8A8 (i8
+    # activations read token-major, per-token scales) and W4A16 (an i4
+    # weight dequantized for f16 activations).
+    "linear_w8a8_bias": """
+!w = tensor<512x1024xi8, #vnm.encoding<v = 64, n = 2, m = 8>>
+func.func @linear(%w: !w, %x: tensor<1024x?xi8>, %sw: tensor<512xf32>,
+                  %sx: tensor<?xf32>, %b: tensor<512xf16>) -> tensor<512x?xf16> {
+  %y = vnm.spmm %w, %x bias(%b : tensor<512xf16>) weight_scales(%sw : tensor<512xf32>)
+      input_scales(%sx : tensor<?xf32>) : !w, tensor<1024x?xi8> -> tensor<512x?xf16>
+  return %y : tensor<512x?xf16>
+}""",
+    "linear_w4a16_bias": """
+!w = tensor<512x1024xi4, #vnm.encoding<v = 128, n = 2, m = 8>>
+func.func @linear(%w: !w, %x: tensor<1024x?xf16>, %sw: tensor<512xf32>,
+                  %b: tensor<512xf16>) -> tensor<512x?xf16> {
+  %y = vnm.spmm %w, %x bias(%b : tensor<512xf16>) weight_scales(%sw : tensor<512xf32>)
+      : !w, tensor<1024x?xf16> -> tensor<512x?xf16>
+  return %y : tensor<512x?xf16>
+}""",
     "spmm_bf16_f32": """
 !w = tensor<300x1000xbf16, #vnm.encoding<v = 128, n = 2, m = 16>>
 func.func @spmm(%w: !w, %x: tensor<1000x?xbf16>) -> tensor<300x?xf32> {

@@ -36,7 +36,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from device_bench import L2_BYTES, median_ms  # noqa: E402
+from device_bench import L2_BYTES, load_kernel, median_ms  # noqa: E402
 
 MMA_SP_S8_CEILING = 1909.0  # TOP/s dense-equivalent for 2:4 s8, H200
 MMA_SP_F16_CEILING = 953.0  # TFLOP/s dense-equivalent for 2:4 f16, H200
@@ -77,19 +77,10 @@ def run_weight_only_case(torch, cp, case, prep, kernel, build_dir, args,
     rows, cols, n = case["rows"], case["cols"], case["n"]
     ldb = (n + 7) // 8 * 8
     ldc = ldb
-    contract = json.load(open(os.path.join(build_dir, "kernels",
-                                           kernel["contract"])))
+    contract, fn, grid, block, dynamic_shared = load_kernel(cp, build_dir,
+                                                            kernel, n)
     assert contract["rhs_layout"] == "k_by_n", contract["rhs_layout"]
     assert contract["fragment_class"] == "16bit", contract["fragment_class"]
-    module = cp.RawModule(path=os.path.join(build_dir, "kernels",
-                                            kernel["ptx"]))
-    fn = module.get_function(contract["kernel"])
-    dynamic_shared = int(contract["dynamic_shared_bytes"])
-    if dynamic_shared > 48 * 1024:
-        fn.max_dynamic_shared_size_bytes = dynamic_shared
-    grid = ((n + contract["grid_x_divisor"] - 1) // contract["grid_x_divisor"],
-            contract["grid_y"], 1)
-    block = tuple(contract["block"])
     gen = torch.Generator(device=dev).manual_seed(seed)
     w = torch.from_numpy(prep["pruned"]).to(dev)
     fv = torch.from_numpy(prep["frag_values"]).to(dev)
@@ -159,18 +150,9 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, seed):
     rows, cols, n, out = case["rows"], case["cols"], case["n"], case["out"]
     ldb = (cols + 15) // 16 * 16
     ldc = (n + 7) // 8 * 8
-    contract = json.load(open(os.path.join(build_dir, "kernels",
-                                           kernel["contract"])))
+    contract, fn, grid, block, dynamic_shared = load_kernel(cp, build_dir,
+                                                            kernel, n)
     assert contract["rhs_layout"] == "token_major", contract["rhs_layout"]
-    module = cp.RawModule(path=os.path.join(build_dir, "kernels",
-                                            kernel["ptx"]))
-    fn = module.get_function(contract["kernel"])
-    dynamic_shared = int(contract["dynamic_shared_bytes"])
-    if dynamic_shared > 48 * 1024:
-        fn.max_dynamic_shared_size_bytes = dynamic_shared
-    grid = ((n + contract["grid_x_divisor"] - 1) // contract["grid_x_divisor"],
-            contract["grid_y"], 1)
-    block = tuple(contract["block"])
     gen = torch.Generator(device=dev).manual_seed(seed)
 
     w = torch.from_numpy(prep["pruned"]).to(dev)  # R x K int8, pruned

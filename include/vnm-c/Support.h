@@ -29,10 +29,12 @@
 extern "C" {
 #endif
 
-/* Incremented whenever a declaration of the C API changes incompatibly, so
- * that a dynamic loader (the Python package) can refuse a stale library
- * instead of calling it with the wrong signature. */
-#define VNM_CAPI_VERSION 1
+/* Incremented whenever a declaration of the C API changes incompatibly or
+ * functions are added that the Python package calls, so that a dynamic
+ * loader (the package) can refuse a stale library instead of calling it
+ * with the wrong signature or failing on a missing symbol. Version 2 adds
+ * the fragment classes (vnmFormatPackFragmentsAs, ...UnpackFragmentsAs). */
+#define VNM_CAPI_VERSION 2
 
 /// Returns VNM_CAPI_VERSION as the library was built.
 VNM_CAPI_EXPORTED int vnmGetCAPIVersion(void);

@@ -16,6 +16,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "vnm/Dialect/VNM/IR/VNM.h"
+#include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
 #include <mutex>
 
@@ -24,6 +25,9 @@ void vnm::capi::registerCompilerDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   vnm::registerVNMDialect(registry);
+  // Sources may carry a kernel's tiling (#vnm_gpu.mma_sp_tiling as
+  // vnm.config) or tile programs.
+  registry.insert<vnm::vnm_gpu::VNMGPUDialect>();
 }
 
 void vnm::capi::registerCompilerPasses() {

@@ -219,21 +219,39 @@ VnmStatus invalidClass(VnmFragmentClass fragmentClass) {
 }
 } // namespace
 
+namespace {
+/// The element type and fragment class a call names, or the status that
+/// refuses them (in `refusal`).
+std::optional<std::pair<fmt::ElementType, fmt::FragmentClass>>
+convertTypeAndClass(VnmElementType type, VnmFragmentClass fragmentClass,
+                    VnmStatus &refusal) {
+  std::optional<fmt::ElementType> converted = convertType(type);
+  if (!converted) {
+    refusal = invalidType(type);
+    return std::nullopt;
+  }
+  std::optional<fmt::FragmentClass> cls =
+      convertClass(fragmentClass, *converted);
+  if (!cls) {
+    refusal = invalidClass(fragmentClass);
+    return std::nullopt;
+  }
+  return std::make_pair(*converted, *cls);
+}
+} // namespace
+
 VnmStatus vnmFormatPackFragmentsAs(VnmEncoding encoding, VnmElementType type,
                                    VnmFragmentClass fragmentClass,
                                    const void *values, const uint8_t *meta,
                                    int64_t rows, int64_t cols, void *fragValues,
                                    uint32_t *fragMeta) {
-  std::optional<fmt::ElementType> converted = convertType(type);
+  VnmStatus refusal;
+  auto converted = convertTypeAndClass(type, fragmentClass, refusal);
   if (!converted)
-    return invalidType(type);
-  std::optional<fmt::FragmentClass> cls =
-      convertClass(fragmentClass, *converted);
-  if (!cls)
-    return invalidClass(fragmentClass);
-  return convertStatus(fmt::packFragments(convertEncoding(encoding), *converted,
-                                          *cls, values, meta, rows, cols,
-                                          fragValues, fragMeta));
+    return refusal;
+  return convertStatus(fmt::packFragments(
+      convertEncoding(encoding), converted->first, converted->second, values,
+      meta, rows, cols, fragValues, fragMeta));
 }
 
 VnmStatus vnmFormatUnpackFragmentsAs(VnmEncoding encoding, VnmElementType type,
@@ -242,16 +260,13 @@ VnmStatus vnmFormatUnpackFragmentsAs(VnmEncoding encoding, VnmElementType type,
                                      const uint32_t *fragMeta, int64_t rows,
                                      int64_t cols, void *values,
                                      uint8_t *meta) {
-  std::optional<fmt::ElementType> converted = convertType(type);
+  VnmStatus refusal;
+  auto converted = convertTypeAndClass(type, fragmentClass, refusal);
   if (!converted)
-    return invalidType(type);
-  std::optional<fmt::FragmentClass> cls =
-      convertClass(fragmentClass, *converted);
-  if (!cls)
-    return invalidClass(fragmentClass);
-  return convertStatus(
-      fmt::unpackFragments(convertEncoding(encoding), *converted, *cls,
-                           fragValues, fragMeta, rows, cols, values, meta));
+    return refusal;
+  return convertStatus(fmt::unpackFragments(
+      convertEncoding(encoding), converted->first, converted->second,
+      fragValues, fragMeta, rows, cols, values, meta));
 }
 
 VnmStatus vnmFormatGetQuantizeScaleShape(int64_t rows, int64_t cols,

@@ -18,7 +18,7 @@ LIBRARY_NAME = "libVNMCAPI.so"
 
 # Must equal VNM_CAPI_VERSION in include/vnm-c/Support.h: the declarations
 # below are only valid for that version of the library.
-CAPI_VERSION = 1
+CAPI_VERSION = 2
 
 
 class StringRef(ctypes.Structure):

@@ -24,6 +24,9 @@ from . import format as vf
 from ._errors import VNMError
 
 _NUMPY_TYPES = {"f16": np.float16, "bf16": np.uint16, "f32": np.float32}
+# The parameters of an f16/bf16 kernel, for contracts that do not list them.
+_F16_PARAMS = ("frag_values", "frag_meta", "colidx", "rhs", "out", "bias", "n",
+               "ldb", "ldc")
 
 
 def _cupy():
@@ -42,6 +45,8 @@ class PackedWeight:
     frag_meta: object
     colidx: object
     pruned: np.ndarray  # the dense pruned weight (host), for references
+    # Per-row f32 scales of an integer weight (W8A8, W4A8, W8A16, W4A16).
+    weight_scales: object = None
 
 
 class SpmmKernel:
@@ -56,6 +61,13 @@ class SpmmKernel:
         self.encoding = vf.Encoding(contract["v"], contract["n"], contract["m"])
         self.dtype = contract["element_type"]
         self.result_type = contract["result_type"]
+        # Quantized kernels: rhs's element type (i8, or f16/bf16 under a
+        # dequantized weight), its layout (token-major x[N][K] for i8) and
+        # the fragment class of the weight.
+        self.rhs_type = contract.get("rhs_type", self.dtype)
+        self.token_major = contract.get("rhs_layout") == "token_major"
+        self.fragment_class = contract.get("fragment_class")
+        self.params = list(contract.get("params", _F16_PARAMS))
         ptx = binary.encode() if isinstance(binary, str) else binary
         cupy = _cupy()
         # CuPy loads PTX from a file (code= would be compiled as CUDA C).
@@ -83,39 +95,93 @@ class SpmmKernel:
         binary = (directory / f"{contract['module']}.ptx").read_text()
         return cls(binary, contract)
 
-    def pack(self, weight: np.ndarray) -> PackedWeight:
-        """Prunes and compresses an R x K weight (numpy; f16, or bf16 as
-        uint16 bits) and uploads it in the kernel's fragment layout."""
-        weight = np.asarray(weight)
-        if weight.shape != (self.rows, self.cols):
-            raise VNMError(f"weight has shape {weight.shape}, the kernel was "
-                           f"compiled for {(self.rows, self.cols)}")
-        compressed = vf.compress(weight, self.encoding, dtype=self.dtype)
-        fragments = vf.pack_fragments(compressed)
-        pruned = vf.decompress(compressed)
+    @property
+    def integer_weight(self) -> bool:
+        return self.dtype in ("i8", "i4")
+
+    def pack(self, weight, weight_scales=None) -> PackedWeight:
+        """Uploads an R x K weight in the kernel's fragment layout: a float
+        weight (numpy; f16, or bf16 as uint16 bits) is pruned and
+        compressed; an integer kernel's weight is either an int8 matrix of
+        its values (pruned here; i4 values in [-7, 7]) with its per-row f32
+        `weight_scales`, or the (storage, scales) pair that
+        vnm.format.quantize_weights returns."""
         cupy = _cupy()
+        if self.integer_weight:
+            if isinstance(weight, tuple):
+                compressed, weight_scales = weight
+            else:
+                weight = np.asarray(weight)
+                if weight.dtype != np.int8:
+                    raise VNMError(f"an {self.dtype} kernel packs int8 weight values, "
+                                   f"not {weight.dtype}")
+                compressed = None
+            if weight_scales is None:
+                raise VNMError(f"an {self.dtype} kernel needs the weight's per-row scales")
+            scales = np.ascontiguousarray(weight_scales, dtype=np.float32).reshape(-1)
+            if scales.shape != (self.rows,):
+                raise VNMError(f"weight_scales has {scales.size} values, expected "
+                               f"{self.rows} (one per row)")
+        elif weight_scales is not None:
+            raise VNMError("a float kernel takes no weight scales")
+        if not self.integer_weight or compressed is None:
+            weight = np.asarray(weight)
+            if weight.shape != (self.rows, self.cols):
+                raise VNMError(f"weight has shape {weight.shape}, the kernel was "
+                               f"compiled for {(self.rows, self.cols)}")
+            compressed = vf.compress(weight, self.encoding, dtype=self.dtype)
+        elif (compressed.shape != (self.rows, self.cols) or compressed.dtype != self.dtype
+              or compressed.encoding != self.encoding):
+            raise VNMError(f"the storage holds a {compressed.shape} {compressed.dtype} "
+                           f"{compressed.encoding} matrix, the kernel was compiled for "
+                           f"{(self.rows, self.cols)} {self.dtype} {self.encoding}")
+        fragments = vf.pack_fragments(compressed, fragment_class=self.fragment_class)
+        pruned = vf.decompress(compressed)
         return PackedWeight(cupy.asarray(fragments.values.view(np.uint8)),
                             cupy.asarray(fragments.meta),
-                            cupy.asarray(compressed.colidx), pruned)
+                            cupy.asarray(compressed.colidx), pruned,
+                            cupy.asarray(scales) if self.integer_weight else None)
 
     def __call__(self, weight: PackedWeight, rhs, out, n: Optional[int] = None,
-                 bias=None, stream=None):
+                 bias=None, input_scales=None, stream=None):
         """out[:, :n] = act(W rhs[:, :n] (+ out) (+ bias)) on the GPU.
 
-        `rhs` is K x ldb and `out` R x ldc (cupy arrays or any object with
-        __cuda_array_interface__, C-contiguous), ldb and ldc multiples of 8."""
+        `rhs` is K x ldb (ldb a multiple of 8), or for the token-major i8
+        kernels N' x ldb holding x[N][K] (N' >= n tokens, ldb >= K a
+        multiple of 16, with `input_scales` the n per-token f32 scales when
+        the kernel dequantizes); `out` is R x ldc, ldc a multiple of 8.
+        Cupy arrays or any object with __cuda_array_interface__,
+        C-contiguous."""
         cupy = _cupy()
         rhs, out = cupy.asarray(rhs), cupy.asarray(out)
-        n = rhs.shape[1] if n is None else n
         ldb, ldc = rhs.shape[1], out.shape[1]
-        checks = [
-            (rhs.shape[0] == self.cols, f"rhs has {rhs.shape[0]} rows, expected {self.cols}"),
+        if self.token_major:
+            n = rhs.shape[0] if n is None else n
+            rhs_checks = [
+                (ldb >= self.cols and ldb % 16 == 0,
+                 f"a token-major rhs has rows of ldb >= K = {self.cols} elements, "
+                 f"a multiple of 16 (got {ldb})"),
+                (0 < n <= min(rhs.shape[0], ldc),
+                 f"n = {n} does not fit {rhs.shape[0]} tokens and ldc = {ldc}"),
+            ]
+        else:
+            n = rhs.shape[1] if n is None else n
+            rhs_checks = [
+                (rhs.shape[0] == self.cols, f"rhs has {rhs.shape[0]} rows, expected {self.cols}"),
+                (ldb % 8 == 0, "row strides must be multiples of 8 elements"),
+                (0 < n <= min(ldb, ldc), f"n = {n} does not fit ldb = {ldb}, ldc = {ldc}"),
+            ]
+        wants_input_scales = "input_scales" in self.params
+        checks = rhs_checks + [
             (out.shape[0] == self.rows, f"out has {out.shape[0]} rows, expected {self.rows}"),
-            (ldb % 8 == 0 and ldc % 8 == 0, "row strides must be multiples of 8 elements"),
-            (0 < n <= min(ldb, ldc), f"n = {n} does not fit ldb = {ldb}, ldc = {ldc}"),
+            (ldc % 8 == 0, "row strides must be multiples of 8 elements"),
             (rhs.flags.c_contiguous and out.flags.c_contiguous, "rhs and out must be C-contiguous"),
             ((bias is not None) == self.contract["bias"],
              "bias must be given exactly when the kernel was compiled with one"),
+            ((input_scales is not None) == wants_input_scales,
+             "input_scales must be given exactly when the kernel takes them"),
+            (("weight_scales" in self.params) == (weight.weight_scales is not None),
+             "the weight was not packed for this kernel"),
         ]
         for ok, message in checks:
             if not ok:
@@ -124,13 +190,25 @@ class SpmmKernel:
             bias = cupy.asarray(bias)
             if bias.shape != (self.rows,):
                 raise VNMError(f"bias has shape {bias.shape}, expected ({self.rows},)")
+        if input_scales is not None:
+            input_scales = cupy.asarray(input_scales)
+            if input_scales.dtype != np.float32 or input_scales.shape[0] < n:
+                raise VNMError(f"input_scales must be n = {n} or more float32 values")
         grid = ((n + self.contract["grid_x_divisor"] - 1) // self.contract["grid_x_divisor"],
                 self.contract["grid_y"], 1)
         pointer = lambda a: np.uint64(a.data.ptr)  # noqa: E731
-        args = (pointer(weight.frag_values), pointer(weight.frag_meta),
-                pointer(weight.colidx), pointer(rhs), pointer(out),
-                pointer(bias) if bias is not None else np.uint64(0),
-                np.int32(n), np.int32(ldb), np.int32(ldc))
+        values = {"frag_values": pointer(weight.frag_values),
+                  "frag_meta": pointer(weight.frag_meta),
+                  "colidx": pointer(weight.colidx), "rhs": pointer(rhs),
+                  "out": pointer(out),
+                  "bias": pointer(bias) if bias is not None else np.uint64(0),
+                  "weight_scales": (pointer(weight.weight_scales)
+                                    if weight.weight_scales is not None else None),
+                  "input_scales": (pointer(input_scales)
+                                   if input_scales is not None else None),
+                  "n": np.int32(n), "ldb": np.int32(ldb), "ldc": np.int32(ldc)}
+        # In the contract's parameter order (docs/gpu.md).
+        args = tuple(values[name] for name in self.params)
         with stream if stream is not None else contextlib.nullcontext():
             self._function(grid, tuple(self.contract["block"]), args,
                            shared_mem=self._dynamic_shared)

@@ -31,6 +31,7 @@ from ._errors import CompileError
 from ._frontend import (annotate_arguments, argument_types, find_function,
                         is_quantized_weight, sparsify)
 from .compiler import CompileResult, compile
+from . import format as vf
 from .format import as_encoding
 from .runtime import SpmmKernel
 
@@ -72,6 +73,79 @@ class SparseLinear(torch.nn.Module):
                     bias=None if self.bias is None else cupy.asarray(self.bias),
                     stream=stream)
         return out[:, :n].t().reshape(*lead, self.kernel.rows)
+
+
+def quantize_per_token(x: torch.Tensor):
+    """Symmetric i8 quantization of each row (token) of x, as
+    vnm.format.quantize does per scale group (docs/format.md): scale =
+    max|x| / 127 in f32 (1 for a row of zeros), q = clamp(roundeven(x /
+    scale), -127, 127). Returns (q int8, scales float32)."""
+    x32 = x.float()
+    amax = x32.abs().amax(dim=-1)
+    scales = torch.where(amax > 0, amax / 127.0, torch.ones_like(amax))
+    q = torch.round(x32 / scales[..., None]).clamp(-127, 127).to(torch.int8)
+    return q, scales
+
+
+class QuantizedSparseLinear(torch.nn.Module):
+    """y = x W^T + b with W pruned to the kernel's V:N:M format and
+    quantized per output channel (vnm.format.quantize_weights: prune first,
+    then quantize the kept values), on a quantized kernel:
+
+    * W8A8 / W4A8 (i8 activations): x is quantized per token on the GPU
+      (quantize_per_token) and read token-major, as PyTorch holds it;
+    * W8A16 / W4A16 (f16/bf16 activations): x is read as K x N.
+
+    `dequantized_weight` holds W as the kernel multiplies it (f32), and
+    `weight_storage` the quantized storage, for references."""
+
+    def __init__(self, kernel: SpmmKernel, weight: torch.Tensor, bias=None):
+        super().__init__()
+        contract = kernel.contract
+        if contract["activation"] != "none" or contract["accumulate"]:
+            raise ValueError("QuantizedSparseLinear needs a kernel without activation "
+                             "or accumulator")
+        if not kernel.integer_weight or "weight_scales" not in kernel.params:
+            raise ValueError("QuantizedSparseLinear needs a quantized kernel (an i8 or "
+                             "i4 weight with weight scales); SparseLinear runs float ones")
+        self.kernel = kernel
+        self.out_dtype = _TORCH_TYPES[kernel.result_type]
+        self.int8_activations = kernel.rhs_type == "i8"
+        host = weight.detach().to("cpu", torch.float32).numpy()
+        storage, scales = vf.quantize_weights(host, kernel.encoding, target=kernel.dtype)
+        self.weight_storage = storage
+        self._weight = kernel.pack((storage, scales))
+        dequantized = vf.dequantize(vf.decompress(storage), scales.reshape(-1, 1),
+                                    target=kernel.dtype, axis=0)
+        self.register_buffer("dequantized_weight", torch.from_numpy(dequantized),
+                             persistent=False)
+        self.bias = None if bias is None else bias.detach().to("cuda", self.out_dtype)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        import cupy
+
+        lead = x.shape[:-1]
+        x2 = x.reshape(-1, x.shape[-1])
+        n = x2.shape[0]
+        k = self.kernel
+        ldc = (n + 7) // 8 * 8
+        out = torch.empty(k.rows, ldc, dtype=self.out_dtype, device=x.device)
+        stream = cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream)
+        bias = None if self.bias is None else cupy.asarray(self.bias)
+        if self.int8_activations:
+            q, scales = quantize_per_token(x2)
+            ldb = (k.cols + 15) // 16 * 16
+            rhs = torch.zeros(n, ldb, dtype=torch.int8, device=x.device)
+            rhs[:, :k.cols] = q
+            k(self._weight, cupy.asarray(rhs), cupy.asarray(out), n=n, bias=bias,
+              input_scales=cupy.asarray(scales.contiguous()), stream=stream)
+        else:
+            dtype = _TORCH_TYPES[k.rhs_type]
+            rhs = torch.zeros(k.cols, ldc, dtype=dtype, device=x.device)
+            rhs[:, :n] = x2.to(dtype).t()
+            k(self._weight, cupy.asarray(rhs), cupy.asarray(out), n=n, bias=bias,
+              stream=stream)
+        return out[:, :n].t().reshape(*lead, k.rows)
 
 
 # Torch-MLIR's own dialects, which its linalg-on-tensors output may still

@@ -42,6 +42,35 @@ def test_tiling_options_reach_the_kernel():
     assert result.kernels[0].contract["block"] == [256, 1, 1]
 
 
+def test_a_tiling_in_the_source_reaches_the_kernel():
+    # An op's own #vnm_gpu.mma_sp_tiling (vnm.config) wins over the default.
+    source = """
+!w = tensor<512x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
+func.func @f(%w: !w, %x: tensor<4096x?xf16>) -> tensor<512x?xf16> {
+  %y = vnm.spmm %w, %x
+      {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 6, blocks_per_sm = 2>}
+      : !w, tensor<4096x?xf16> -> tensor<512x?xf16>
+  return %y : tensor<512x?xf16>
+}
+"""
+    contract = vnm.compile(source, target="sm_90").kernels[0].contract
+    assert contract["stages"] == 6 and contract["dynamic_shared_bytes"] == 6 * 16384
+
+
+def test_quantized_kernels_state_their_operands():
+    source = """
+!w = tensor<256x512xi4, #vnm.encoding<v = 64, n = 2, m = 8>>
+func.func @f(%w: !w, %x: tensor<512x?xbf16>, %s: tensor<256xf32>) -> tensor<256x?xbf16> {
+  %y = vnm.spmm %w, %x weight_scales(%s : tensor<256xf32>) : !w, tensor<512x?xbf16> -> tensor<256x?xbf16>
+  return %y : tensor<256x?xbf16>
+}
+"""
+    contract = vnm.compile(source, target="sm_90").kernels[0].contract
+    assert contract["element_type"] == "i4" and contract["rhs_type"] == "bf16"
+    assert contract["fragment_class"] == "16bit" and contract["rhs_layout"] == "k_by_n"
+    assert "weight_scales" in contract["params"] and "input_scales" not in contract["params"]
+
+
 def test_unsupported_format_raises_with_diagnostics():
     with pytest.raises(vnm.CompileError) as info:
         vnm.compile(V16, target="sm_90")

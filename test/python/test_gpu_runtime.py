@@ -1,4 +1,5 @@
-"""vnm.runtime and vnm.torch.SparseLinear on a GPU (marked gpu).
+"""vnm.runtime, vnm.torch.SparseLinear and QuantizedSparseLinear on a GPU
+(marked gpu).
 
 Compiling needs libVNMCAPI.so and launching needs a GPU, which no single
 machine of this project has: bench/prepare_python_gpu_tests.py compiles the
@@ -57,6 +58,53 @@ def test_sparse_linear_matches_dense_on_pruned_weight(tokens, name, features):
     assert relative_error(y.float(), reference) < 1e-2
     # The pruned weight keeps n/m of the entries.
     assert abs(float((layer.pruned_weight != 0).float().mean()) - 2 / 8) < 1e-3
+
+
+@pytest.mark.parametrize("tokens", [1, 37, 300])
+@pytest.mark.parametrize("name", ["linear_w8a8_bias", "linear_w4a16_bias"])
+@torch.no_grad()
+def test_quantized_sparse_linear_matches_torch_on_quantized_weight(tokens, name):
+    from vnm.torch import QuantizedSparseLinear, quantize_per_token
+
+    rng = torch.Generator().manual_seed(int.from_bytes(os.urandom(4), "little"))
+    weight = torch.randn(512, 1024, generator=rng) * 0.05
+    bias = torch.randn(512, generator=rng).to(torch.float16)
+    layer = QuantizedSparseLinear(kernel(name), weight, bias)
+    x = torch.randn(tokens, 1024, generator=rng).to("cuda", torch.float16)
+    y = layer(x)
+    torch.cuda.synchronize()
+    w = layer.dequantized_weight.cuda()
+    if layer.int8_activations:
+        q, scales = quantize_per_token(x)
+        xin = q.float() * scales[:, None]
+    else:
+        xin = x.float()
+    reference = xin @ w.t() + bias.cuda().float()
+    assert y.shape == (tokens, 512) and y.dtype == torch.float16
+    assert not torch.isnan(y).any()
+    assert relative_error(y.float(), reference) < 1e-2
+    # Every kept value is a quantized one: at most 2 of every 8 per row.
+    assert float((w != 0).float().mean()) <= 2 / 8 + 1e-6
+
+
+def test_quantized_launch_checks():
+    from vnm import VNMError
+
+    k = kernel("linear_w8a8_bias")
+    assert k.token_major and k.rhs_type == "i8" and k.fragment_class == "8bit"
+    rng = np.random.default_rng()
+    values = rng.integers(-127, 128, size=(k.rows, k.cols), dtype=np.int8)
+    with pytest.raises(VNMError, match="needs the weight's per-row scales"):
+        k.pack(values)
+    weight = k.pack(values, np.full(k.rows, 0.01, dtype=np.float32))
+    rhs = cupy.zeros((8, 1024), dtype=cupy.int8)
+    out = cupy.zeros((k.rows, 8), dtype=cupy.float16)
+    bias = cupy.zeros(k.rows, dtype=cupy.float16)
+    with pytest.raises(VNMError, match="input_scales must be given"):
+        k(weight, rhs, out, bias=bias)
+    with pytest.raises(VNMError, match="multiple of 16"):
+        k(weight, cupy.zeros((8, 1000), dtype=cupy.int8), out, bias=bias,
+          input_scales=cupy.ones(8, dtype=cupy.float32))
 
 
 def test_raw_launch_checks_and_writes_every_element():

@@ -372,3 +372,21 @@ def test_quantize_weights_empty():
     assert c.values.shape == (0, 2) and scales.shape == (0, 1)
     c, scales = vf.quantize_weights(np.zeros((3, 0), np.float16), (16, 2, 8), target="i4")
     assert c.values.shape == (3, 0) and (scales == 1).all()
+
+
+def test_quantize_per_token_matches_the_format_library():
+    # vnm.torch's activation quantization (run on the GPU by
+    # QuantizedSparseLinear) is vnm.format.quantize per row, bit for bit:
+    # random rows, a row of zeros, ties at .5.
+    torch = pytest.importorskip("torch")
+    from vnm.torch import quantize_per_token
+
+    rng = np.random.default_rng()
+    x = rng.standard_normal((33, 70)).astype(np.float32) * rng.uniform(0.01, 10)
+    x[3] = 0
+    x[5, :3] = [127.0, 0.5, 1.5]  # scale 1: q = 127, 0, 2
+    q, scales = quantize_per_token(torch.from_numpy(x))
+    expected_q, expected_scales = vf.quantize(x, axis=0)
+    np.testing.assert_array_equal(q.numpy(), expected_q)
+    np.testing.assert_array_equal(scales.numpy().view(np.uint32),
+                                  expected_scales.reshape(-1).view(np.uint32))
