@@ -31,8 +31,12 @@ def program(form, rows, cols, v, m, out):
     if form in case_matrix.WEIGHT_ONLY:
         x = f"tensor<{cols}x?xf16>"
         y = f"tensor<{rows}x?x{out}>"
-        return f"""func.func @spmm(%w: {w}, %x: {x}, %sw: tensor<{rows}xf32>) -> {y} {{
-  %y = vnm.spmm %w, %x weight_scales(%sw : tensor<{rows}xf32>)
+        group = case_matrix.GROUP_SIZE.get(form)
+        scales = (f"tensor<{rows}x{-(-cols // group)}xf32>" if group
+                  else f"tensor<{rows}xf32>")
+        attrs = f" {{group_size = {group}}}" if group else ""
+        return f"""func.func @spmm(%w: {w}, %x: {x}, %sw: {scales}) -> {y} {{
+  %y = vnm.spmm %w, %x weight_scales(%sw : {scales}){attrs}
       : {w}, {x} -> {y}
   return %y : {y}
 }}

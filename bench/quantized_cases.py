@@ -9,6 +9,8 @@ W8A16 and W4A16: i8/i4 weights with per-row scales times f16 activations
 K x N, dequantized to f16 in registers for the f16 MMA (the decode case:
 the weight bytes are the cost).
 
+W4A16g128: W4A16 with per-group scales over groups of 128 K columns.
+
 W4A8: the same kernels with an i4 weight (packed two per fragment byte,
 widened to i8 in registers), at the 4096^3 and decode shapes and the
 ragged ones.
@@ -37,12 +39,14 @@ MS = [4, 8]
 OUTS = ["f16", "i32"]
 
 
-FORMS = ["w8a8", "w4a8", "w8a16", "w4a16"]
+FORMS = ["w8a8", "w4a8", "w8a16", "w4a16", "w4a16g128"]
 # W4A8 runs at these (R, K) (all N of SHAPES with them).
 W4A8_SHAPES = {(4096, 4096)}
 # Weight-only forms: i8/i4 weights dequantized in registers for the f16
 # MMA, f16 activations K x N; f16 out (there is no integer result).
-WEIGHT_ONLY = {"w8a16", "w4a16"}
+WEIGHT_ONLY = {"w8a16", "w4a16", "w4a16g128"}
+# Per-group weight scales (groups of K columns) of a form.
+GROUP_SIZE = {"w4a16g128": 128}
 
 
 def kernel_name(form, rows, cols, v, m, out):
@@ -50,7 +54,7 @@ def kernel_name(form, rows, cols, v, m, out):
 
 
 def weight_type(form):
-    return "i4" if form in ("w4a8", "w4a16") else "i8"
+    return "i4" if form in ("w4a8", "w4a16", "w4a16g128") else "i8"
 
 
 def all_cases():

@@ -36,6 +36,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import quantized_cases  # noqa: E402
 from device_bench import L2_BYTES, load_kernel, median_ms  # noqa: E402
 
 MMA_SP_S8_CEILING = 1909.0  # TOP/s dense-equivalent for 2:4 s8, H200
@@ -51,7 +52,7 @@ def prepare(case, seed):
     # fragments pack two per byte). The weight-only forms take the 16-bit
     # fragment class (the f16 MMA's layout).
     form = case.get("form", "w8a8")
-    w4 = form in ("w4a8", "w4a16")
+    w4 = quantized_cases.weight_type(form) == "i4"
     qmax = 7 if w4 else 127
     w = rng.integers(-qmax, qmax + 1, size=(case["rows"], case["cols"]),
                      dtype=np.int8)
@@ -65,14 +66,15 @@ def prepare(case, seed):
                 frag_meta=fragments.meta, colidx=compressed.colidx.reshape(-1))
 
 
-WEIGHT_ONLY = ("w8a16", "w4a16")
+WEIGHT_ONLY = quantized_cases.WEIGHT_ONLY
 
 
 def run_weight_only_case(torch, cp, case, prep, kernel, build_dir, args,
                          seed):
     """W8A16, W4A16: f16 activations K x N (row pitch ldb = N rounded up to
-    8), f16 out, y = s_w[r] (w x); timed against dense fp16 torch.mm on the
-    same (pruned, dequantized) weight."""
+    8), f16 out, y = s_w[r] (w x), or with per-group scales the sum over
+    groups q of s_w[r][q] (w_q x_q); timed against dense fp16 torch.mm on
+    the same (pruned, dequantized) weight."""
     dev = torch.device("cuda")
     rows, cols, n = case["rows"], case["cols"], case["n"]
     ldb = (n + 7) // 8 * 8
@@ -87,7 +89,11 @@ def run_weight_only_case(torch, cp, case, prep, kernel, build_dir, args,
     fm = torch.from_numpy(prep["frag_meta"].view(np.int32)).to(dev)
     ci = torch.from_numpy(prep["colidx"]).to(dev)
     dummy = torch.zeros(16, dtype=torch.float16, device=dev)
-    sw = torch.rand(rows, generator=gen, device=dev) / 64 + 1 / 512
+    group = contract.get("group_size", 0)
+    groups = -(-cols // group) if group else 1
+    sw = torch.rand(rows, groups, generator=gen, device=dev) / 64 + 1 / 512
+    # The weight as the kernel scales it: each column by its group's scale.
+    column_scales = sw.double().repeat_interleave(group or cols, dim=1)[:, :cols]
     set_bytes = cols * ldb * 2 + rows * ldc * 2
     nsets = max(2, min(8, math.ceil(3 * L2_BYTES / max(set_bytes, 1))))
     sets = []
@@ -111,7 +117,7 @@ def run_weight_only_case(torch, cp, case, prep, kernel, build_dir, args,
     launch(sets[0])
     torch.cuda.synchronize()
     cp.cuda.runtime.deviceSynchronize()
-    ref = (w.double() @ x[:, :n].double()) * sw.double()[:, None]
+    ref = (w.double() * column_scales) @ x[:, :n].double()
     got = y[:, :n]
     written = not bool(torch.isnan(got).any())
     rel = (float((got.double() - ref).norm() / ref.norm())
@@ -126,7 +132,7 @@ def run_weight_only_case(torch, cp, case, prep, kernel, build_dir, args,
     if args.no_timing:
         return row
     t_vnm = median_ms(torch, launch, sets, args.warmup, args.runs)
-    w16 = (w.double() * sw.double()[:, None]).half()
+    w16 = (w.double() * column_scales).half()
     xs = [(s[0][:, :n].contiguous(),) for s in sets]
     t_f16 = median_ms(torch, lambda s: torch.mm(w16, s[0]), xs,
                       args.warmup, args.runs)[0]

@@ -144,9 +144,12 @@ VNM_CAPI_EXPORTED VnmStatus vnmFormatUnpackFragments(
 /// 16-bit class (m16n8k32; i8/i4 weights a kernel dequantizes to f16 or
 /// bf16) or the 8-bit class (m16n8k64; i8 and i4 only).
 typedef enum VnmFragmentClass {
-  VNM_FRAGMENT_CLASS_NATURAL = 0,
-  VNM_FRAGMENT_CLASS_16BIT = 1,
-  VNM_FRAGMENT_CLASS_8BIT = 2,
+  VnmFragmentClassNatural = 0,
+  VnmFragmentClass16Bit = 1,
+  VnmFragmentClass8Bit = 2,
+  /* Not a class: makes every int a value of the enum (as for
+   * VnmElementType), so that an unknown value is an error. */
+  VnmFragmentClassMaxEnum = 0x7FFFFFFF,
 } VnmFragmentClass;
 
 /// vnmFormatPackFragments in `fragmentClass` (same sizes in every class).

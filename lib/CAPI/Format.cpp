@@ -202,12 +202,12 @@ namespace {
 /// value.
 std::optional<fmt::FragmentClass> convertClass(VnmFragmentClass fragmentClass,
                                                fmt::ElementType type) {
-  switch (fragmentClass) {
-  case VNM_FRAGMENT_CLASS_NATURAL:
+  switch (static_cast<int>(fragmentClass)) {
+  case VnmFragmentClassNatural:
     return fmt::getNaturalFragmentClass(type);
-  case VNM_FRAGMENT_CLASS_16BIT:
+  case VnmFragmentClass16Bit:
     return fmt::FragmentClass::SixteenBit;
-  case VNM_FRAGMENT_CLASS_8BIT:
+  case VnmFragmentClass8Bit:
     return fmt::FragmentClass::EightBit;
   }
   return std::nullopt;

@@ -575,9 +575,9 @@ static void testFormat(void) {
                                 fragValues, fragMeta));
   // CHECK: pack bad meta: error: {{.*}}meta
   // Fragment classes: f32 has no 8-bit class; an unknown class is refused.
-  report("pack f32 8-bit", vnmFormatPackFragmentsAs(
-                               enc, VnmElementTypeF32, VNM_FRAGMENT_CLASS_8BIT,
-                               values, meta, 2, 5, fragValues, fragMeta));
+  report("pack f32 8-bit",
+         vnmFormatPackFragmentsAs(enc, VnmElementTypeF32, VnmFragmentClass8Bit,
+                                  values, meta, 2, 5, fragValues, fragMeta));
   // CHECK: pack f32 8-bit: error: the 8-bit fragment class holds i8 and i4
   // values only, got f32
   report("pack class 7",
@@ -594,16 +594,16 @@ static void testFormat(void) {
       vnmFormatGetStorageShape(enc, VnmElementTypeI8, 2, 5, &i8Shape));
   void *i8Frag = calloc(1, (size_t)i8Shape.fragValueBytes);
   uint32_t *i8Meta = calloc((size_t)i8Shape.fragMetaWords, sizeof(uint32_t));
-  report("pack i8 16-bit", vnmFormatPackFragmentsAs(
-                               enc, VnmElementTypeI8, VNM_FRAGMENT_CLASS_16BIT,
-                               i8Values, meta, 2, 5, i8Frag, i8Meta));
+  report("pack i8 16-bit",
+         vnmFormatPackFragmentsAs(enc, VnmElementTypeI8, VnmFragmentClass16Bit,
+                                  i8Values, meta, 2, 5, i8Frag, i8Meta));
   // CHECK: pack i8 16-bit: ok
   int8_t i8Unpacked[4];
   uint8_t i8UnpackedMeta[4];
   report("unpack i8 16-bit",
          vnmFormatUnpackFragmentsAs(enc, VnmElementTypeI8,
-                                    VNM_FRAGMENT_CLASS_16BIT, i8Frag, i8Meta, 2,
-                                    5, i8Unpacked, i8UnpackedMeta));
+                                    VnmFragmentClass16Bit, i8Frag, i8Meta, 2, 5,
+                                    i8Unpacked, i8UnpackedMeta));
   // CHECK: unpack i8 16-bit: ok
   printf("i8 16-bit round trip: %d\n",
          memcmp(i8Unpacked, i8Values, sizeof i8Values) == 0 &&

@@ -33,6 +33,16 @@ double roundoff(const std::string &type) {
   return std::ldexp(1.0, -24);
 }
 
+/// The spacing of a result type's subnormals: below its smallest normal
+/// number one rounding errs by up to half of it, whatever the magnitude.
+double subnormalSpacing(const std::string &type) {
+  if (type == "f16")
+    return std::ldexp(1.0, -24);
+  if (type == "bf16")
+    return std::ldexp(1.0, -133);
+  return std::ldexp(1.0, -149);
+}
+
 double activate(const std::string &activation, double x) {
   if (activation == "relu")
     return x > 0 ? x : 0;
@@ -193,7 +203,7 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
     for (int64_t j = 0; j < n; ++j)
       data.rhs.set(rhsIndex(k, j), draw());
   if (c.quantized() || c.weightOnly()) {
-    data.weightScales.resize(rows);
+    data.weightScales.resize(rows * c.scaleGroups());
     data.inputScales.resize(n);
     for (float &s : data.weightScales)
       s = static_cast<float>(scale(rng));
@@ -233,6 +243,9 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
       double sum = 0, magnitude = 0;
       for (auto [k, a] : kept) {
         double term = a * data.rhs.get(rhsIndex(k, j));
+        // Per-group scales: each group's sum is scaled by its own scale.
+        if (c.groupSize)
+          term *= data.weightScales[r * c.scaleGroups() + k / c.groupSize];
         sum += term;
         magnitude += std::fabs(term);
       }
@@ -241,7 +254,7 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
         data.expected[r * n + j] = sum + previous[r * n + j];
         continue;
       }
-      if (c.weightOnly()) {
+      if (c.weightOnly() && !c.groupSize) {
         // f32 accumulation of the exact products w x (w converted exactly),
         // then one f32 product with the row's scale.
         sum *= static_cast<double>(data.weightScales[r]);
@@ -262,9 +275,9 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
       }
       double y = activate(c.activation, x);
       data.expected[r * n + j] = y;
-      data.tolerance[r * n + j] = 2 * u * std::fabs(y) +
-                                  1.13 * (accumulation * magnitude) +
-                                  1e-6 * (std::fabs(x) + 1e-3);
+      data.tolerance[r * n + j] =
+          2 * u * std::fabs(y) + subnormalSpacing(c.result) +
+          1.13 * (accumulation * magnitude) + 1e-6 * (std::fabs(x) + 1e-3);
     }
   }
   return data;

@@ -9,6 +9,8 @@ std::string SpmmCase::name() const {
       "v" + std::to_string(v) + "_m" + std::to_string(m) + "_" + element;
   if (weightType() != element)
     text += "_w" + weightType();
+  if (groupSize)
+    text += "_g" + std::to_string(groupSize);
   if (result != element)
     text += "_to_" + result;
   if (accumulate)
@@ -176,6 +178,11 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       c.cols = 16 * w.m * (pairs[i + index] - 1) + 8 * w.m + 5;
       c.n = 70 + 33 * i + 9 * index;
       c.source = ProgramSource::Generated;
+      cases.push_back(c);
+      // The same with per-group scales: groups of one and of two k-tile
+      // pairs (16 M and 32 M columns), the last one ragged.
+      c.groupSize = 16 * w.m * (1 + i);
+      c.cols += 16 * w.m;
       cases.push_back(c);
     }
     ++index;

@@ -41,6 +41,12 @@ struct SpmmCase {
   bool accumulate = false, bias = false;
   std::string activation = "none"; ///< none, relu or gelu
   int64_t blockRows = 64, warpRows = 32, warpsN = 2, stages = 3;
+  /// Weight-only kernels: per-group weight scales over groups of this many
+  /// K columns (0: per-row scales).
+  int64_t groupSize = 0;
+  int64_t scaleGroups() const {
+    return groupSize ? (cols + groupSize - 1) / groupSize : 1;
+  }
   /// Row pitches beyond the smallest multiple of 8 >= N, in elements.
   int64_t extraLdb = 0, extraLdc = 0;
   ProgramSource source = ProgramSource::HandPipelined;

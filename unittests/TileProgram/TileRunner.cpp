@@ -135,7 +135,10 @@ std::string spmmModule(const SpmmCase &c) {
       "memref<" + std::to_string(c.cols) + "x?x" + c.element +
       (c.integer() ? ", strided<[1, " + std::to_string(c.ldb()) + "]>>"
                    : std::string(">"));
-  const std::string weightScales = "memref<" + std::to_string(c.rows) + "xf32>";
+  const std::string weightScales =
+      "memref<" + std::to_string(c.rows) +
+      (c.groupSize ? "x" + std::to_string(c.scaleGroups()) : std::string()) +
+      "xf32>";
   const std::string inputScales = "memref<?xf32>";
   const std::string bias =
       "memref<" + std::to_string(c.rows) + "x" + c.result + ">";
@@ -148,6 +151,8 @@ std::string spmmModule(const SpmmCase &c) {
     attributes += ", accumulate";
   if (c.activation != "none")
     attributes += ", activation = #vnm.activation<" + c.activation + ">";
+  if (c.groupSize)
+    attributes += ", group_size = " + std::to_string(c.groupSize);
   std::string scales;
   if (c.quantized())
     scales = " weight_scales(%sw : " + weightScales +

@@ -141,6 +141,8 @@ LogicalResult lowerTileOp(Operation *op, const TileStorage &storage) {
       })
       .Case([&](vnm_gpu::MmaSpOp x) { return lowerMmaSp(x, storage); })
       .Case([&](vnm_gpu::ZeroOp x) { return lowerZero(x, storage); })
+      .Case(
+          [&](vnm_gpu::GroupScaleOp x) { return lowerGroupScale(x, storage); })
       .Case([&](vnm_gpu::EpilogueOp x) { return lowerEpilogue(x, storage); })
       .Case([&](vnm_gpu::SampledStoreOp x) {
         return lowerSampledStore(x, storage);

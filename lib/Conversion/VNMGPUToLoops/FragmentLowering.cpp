@@ -245,3 +245,44 @@ LogicalResult vnm::gpu_loops::lowerZero(vnm_gpu::ZeroOp op,
   cg.fill(result, cg.zero(op.getResult().getType().getElementType()));
   return success();
 }
+
+LogicalResult vnm::gpu_loops::lowerGroupScale(vnm_gpu::GroupScaleOp op,
+                                              const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  Location loc = op.getLoc();
+  Value acc = storage.bufferOf(op.getAcc());
+  Value part = storage.bufferOf(op.getPart());
+  Value result = storage.bufferOf(op.getResult());
+  Value resultPart = storage.bufferOf(op.getResultPart());
+  Value pair = cg.toIndex(op.getPair());
+  Value firstRow = cg.toIndex(op.getRow());
+  int64_t perGroup = op.getPairsPerGroupAttr().getInt();
+  int64_t rows = op.getRowsAttr().getInt();
+  Value ends = arith::OrIOp::create(
+      b, loc,
+      cg.eq(cg.remu(cg.add(pair, cg.index(1)), cg.index(perGroup)),
+            cg.index(0)),
+      cg.eq(pair, cg.index(op.getLastPairAttr().getInt())));
+  Value group = cg.divu(pair, cg.index(perGroup));
+  std::string outOfBounds = describeFailure(op, "reads scales out of bounds");
+  Value zero = cg.zero(b.getF32Type());
+  cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
+    Value sum = cg.load(acc, iv), partial = cg.load(part, iv);
+    Value folded = cg.ifElse(
+        ends, b.getF32Type(),
+        [&] {
+          // Rows past R take row R - 1's scale (never stored).
+          Value row = cg.minu(cg.add(firstRow, iv[0]), cg.index(rows - 1));
+          Value index =
+              cg.add(cg.mul(row, cg.index(op.getGroupsAttr().getInt())), group);
+          Value scale = cg.loadChecked(op.getScales(), index, outOfBounds);
+          return arith::AddFOp::create(
+              b, loc, sum, arith::MulFOp::create(b, loc, scale, partial));
+        },
+        [&] { return sum; });
+    cg.store(folded, result, iv);
+    cg.store(cg.select(ends, zero, partial), resultPart, iv);
+  });
+  return success();
+}

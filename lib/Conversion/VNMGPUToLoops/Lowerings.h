@@ -33,6 +33,8 @@ mlir::LogicalResult lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
                                      const TileStorage &storage);
 mlir::LogicalResult lowerMmaSp(vnm_gpu::MmaSpOp op, const TileStorage &storage);
 mlir::LogicalResult lowerZero(vnm_gpu::ZeroOp op, const TileStorage &storage);
+mlir::LogicalResult lowerGroupScale(vnm_gpu::GroupScaleOp op,
+                                    const TileStorage &storage);
 
 // Epilogue (EpilogueLowering.cpp).
 mlir::LogicalResult lowerEpilogue(vnm_gpu::EpilogueOp op,

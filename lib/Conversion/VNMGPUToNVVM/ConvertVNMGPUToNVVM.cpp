@@ -171,6 +171,7 @@ struct ConvertVNMGPUToNVVMPass
     lowering::populateMmaSpPatterns(converter, patterns);
     lowering::populateEpiloguePatterns(converter, patterns);
     lowering::populateSampledStorePatterns(converter, patterns);
+    lowering::populateGroupScalePatterns(converter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

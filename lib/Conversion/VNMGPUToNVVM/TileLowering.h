@@ -107,6 +107,8 @@ void populateEpiloguePatterns(mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
 void populateSampledStorePatterns(mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateGroupScalePatterns(mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
 
 } // namespace vnm::vnm_gpu::lowering
 

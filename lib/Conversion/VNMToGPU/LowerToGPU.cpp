@@ -48,6 +48,8 @@ SmallVector<NamedAttribute> spmmProblem(Builder &b,
       // The class frag_values/frag_meta are packed in (docs/format.md).
       b.getNamedAttr("fragment_class",
                      b.getStringAttr(cfg.isInteger() ? "8bit" : "16bit")),
+      // Per-group weight scales: weight_scales is R x ceil(K / group_size).
+      b.getNamedAttr("group_size", b.getI64IntegerAttr(cfg.groupSize)),
       b.getNamedAttr("result_type", b.getStringAttr(typeName(cfg.resultType))),
       b.getNamedAttr("v", b.getI64IntegerAttr(cfg.v)),
       b.getNamedAttr("n", b.getI64IntegerAttr(cfg.n)),
@@ -108,8 +110,9 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
                   "rhs");
   if (!integerWeight && op.getWeightScales())
     return refuse("no GPU kernel for weight scales on a float weight");
-  if (op.getGroupSize())
-    return refuse("no GPU kernel for per-group weight scales yet");
+  if (op.getGroupSize() && integer)
+    return refuse("no GPU kernel for per-group weight scales with i8 "
+                  "activations yet (W8A16 and W4A16 take them)");
   if (auto scales = op.getInputScales();
       scales && cast<MemRefType>(scales.getType()).getRank() != 1)
     return refuse("no GPU kernel for a per-tensor input scale yet (per-token "
@@ -142,6 +145,8 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
   kernel::SpmmKernelConfig config;
   config.tokenMajorRhs = integer;
   config.hasWeightScales = static_cast<bool>(op.getWeightScales());
+  if (std::optional<int64_t> groupSize = op.getGroupSize())
+    config.groupSize = *groupSize;
   config.hasInputScales = static_cast<bool>(op.getInputScales());
   config.elementType = values.getElementType();
   config.rhsType = rhs.getElementType();
@@ -162,9 +167,9 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
     return op.emitError("vnm-lower-to-gpu: no kernel recipe for the tiling ")
            << tiling << " (the mma.sp kernels take #vnm_gpu.mma_sp_tiling)";
   if (!chosen)
-    chosen = kernel::chooseSpmmConfig(op.getContext(), config.v, config.m,
-                                      config.hasIntegerWeight(),
-                                      kernel::TilingOptions());
+    chosen = kernel::chooseSpmmConfig(
+        op.getContext(), config.v, config.m, config.hasIntegerWeight(),
+        config.groupSize > 0, kernel::TilingOptions());
   config.applyConfig(chosen);
   if (ShapedType::isDynamic(config.rows) || ShapedType::isDynamic(config.cols))
     return op.emitError("vnm-lower-to-gpu: the sparse operand's R and K must "
@@ -271,12 +276,15 @@ struct ChooseConfigPass
                     .getElementType()
               : cast<ShapedType>(cast<StorageSpmmOp>(op).getValues().getType())
                     .getElementType();
+      std::optional<int64_t> groupSize =
+          isa<SpmmOp>(op) ? cast<SpmmOp>(op).getGroupSize()
+                          : cast<StorageSpmmOp>(op).getGroupSize();
       op->setAttr("vnm.config",
                   kernel::chooseSpmmConfig(&getContext(), encoding.getV(),
                                            encoding.getM(),
                                            weight.isSignlessInteger(8) ||
                                                weight.isSignlessInteger(4),
-                                           options));
+                                           groupSize.has_value(), options));
     });
   }
 };

@@ -158,13 +158,19 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
   Value col = blockOffset(gpu::Dimension::x, cfg.blockN);
   Value ring = AllocRingOp::create(builder, loc, types.ring);
   Value zero = ZeroOp::create(builder, loc, types.acc);
+  // Per-group scales: the MMAs sum a group into `part`, which group_scale
+  // folds into the accumulators at the group's last pair.
+  bool groupScales = cfg.groupSize > 0;
+  SmallVector<Value> carried = {zero};
+  if (groupScales)
+    carried.push_back(ZeroOp::create(builder, loc, types.acc));
   TypeAttr matrix = TypeAttr::get(types.matrix);
 
   Value lower = arith::ConstantIndexOp::create(builder, loc, 0);
   Value upper = arith::ConstantIndexOp::create(builder, loc, cfg.kTilePairs());
   Value step = arith::ConstantIndexOp::create(builder, loc, 1);
   auto loop = scf::ForOp::create(
-      builder, loc, lower, upper, step, ValueRange{zero},
+      builder, loc, lower, upper, step, carried,
       [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
         Value pair = arith::IndexCastOp::create(b, loc, i32, iv);
         Value slot = arith::RemUIOp::create(b, loc, pair, c32(cfg.stages));
@@ -193,7 +199,7 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
         Value a = LoadSparseAOp::create(b, loc, types.a, arg.values, arg.meta,
                                         row, pair, matrix);
         WaitOp::create(b, loc, ring, b.getI64IntegerAttr(0));
-        Value sum = acc[0];
+        Value sum = groupScales ? acc[1] : acc[0];
         for (int64_t kStep = 0; kStep < types.stepsPerPair(); ++kStep) {
           Value fragment = LoadBOp::create(
               b, loc, types.b, ring, slot,
@@ -202,12 +208,24 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
           sum = MmaSpOp::create(b, loc, types.acc, a,
                                 b.getI64IntegerAttr(kStep), fragment, sum);
         }
-        scf::YieldOp::create(b, loc, sum);
+        if (!groupScales) {
+          scf::YieldOp::create(b, loc, sum);
+          return;
+        }
+        auto fold = GroupScaleOp::create(
+            b, loc, types.acc, types.acc, acc[0], sum, arg.weightScales, row,
+            pair, b.getI64IntegerAttr(cfg.rows),
+            b.getI64IntegerAttr(cfg.scaleGroups()),
+            b.getI64IntegerAttr(cfg.groupSize / cfg.pairColumns()),
+            b.getI64IntegerAttr(cfg.kTilePairs() - 1));
+        scf::YieldOp::create(b, loc, fold.getResults());
       });
+  // Group scales are folded in the loop; per-row ones scale the epilogue.
   EpilogueOp::create(builder, loc, loop.getResult(0), arg.out, row, col,
                      static_cast<uint64_t>(cfg.rows), arg.n, arg.ldc,
-                     cfg.hasBias ? arg.bias : Value(), arg.weightScales,
-                     arg.inputScales, cfg.accumulate, cfg.activation);
+                     cfg.hasBias ? arg.bias : Value(),
+                     groupScales ? Value() : arg.weightScales, arg.inputScales,
+                     cfg.accumulate, cfg.activation);
   gpu::ReturnOp::create(builder, loc);
   return func;
 }

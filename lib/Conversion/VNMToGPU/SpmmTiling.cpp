@@ -23,6 +23,14 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
   if (config.dequantizesWeight() && !config.hasWeightScales)
     return "the GPU spmm kernel dequantizes an integer weight with its "
            "per-row weight scales";
+  if (config.groupSize && !config.dequantizesWeight())
+    return "the GPU spmm kernel takes per-group weight scales on a weight "
+           "dequantized for f16/bf16 activations (W8A16, W4A16) only";
+  if (config.groupSize && config.groupSize % config.pairColumns() != 0)
+    return "the GPU spmm kernel folds per-group scales once per k-tile pair: "
+           "the group size must be a multiple of 16 M = " +
+           std::to_string(config.pairColumns()) + " columns, got " +
+           std::to_string(config.groupSize);
   bool scaled = config.hasWeightScales || config.hasInputScales;
   if (!isa<FloatType>(config.resultType) &&
       !(config.isInteger() && !scaled &&
@@ -65,7 +73,8 @@ bool vnm::kernel::blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m) {
 
 vnm_gpu::MmaSpTilingAttr
 vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v, int64_t m,
-                              bool quantized, const TilingOptions &options) {
+                              bool quantized, bool groupScales,
+                              const TilingOptions &options) {
   // Quantized kernels: 64-row tiles; for the i8 MMA 1.3-2x faster than
   // 128-row ones on the H200 at 4096^3 and 11008 x 4096 x 4096 (M = 4 and
   // 8, V = 64 and 128; bench/results/2026-12-02-h200-w8a8-gather.md).
@@ -73,7 +82,7 @@ vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v, int64_t m,
   if (!blockRows)
     blockRows = !quantized && blockRowsFitFormat(128, v, m) ? 128 : 64;
   int64_t warpRows = options.warpRows ? options.warpRows : 32;
-  int64_t warpsN = options.warpsN ? options.warpsN : 2;
+  int64_t warpsN = options.warpsN ? options.warpsN : groupScales ? 4 : 2;
   int64_t stages = options.stages ? options.stages : 3;
   int64_t warps = blockRows / warpRows * warpsN;
   // 16 warps per multiprocessor (128 registers per thread): left alone,

@@ -50,6 +50,12 @@ struct SpmmKernelConfig {
   /// Integer weights: per-row weight scales (f32, R); with i8 rhs also
   /// per-token input scales (f32, N); both applied by the epilogue.
   bool hasWeightScales = false, hasInputScales = false;
+  /// Per-group weight scales (R x ceil(K / groupSize)) of a dequantized
+  /// weight; 0: per-row scales.
+  int64_t groupSize = 0;
+  int64_t scaleGroups() const { return (cols + groupSize - 1) / groupSize; }
+  /// K columns of a k-tile pair: 16 groups of M.
+  int64_t pairColumns() const { return kSlotRows / 4 * m; }
   /// B is read token-major: rhs holds x[N][K] with row pitch ldb (the
   /// i8 kernels; sm_80 and sm_90 have no byte-transposing ldmatrix).
   bool tokenMajorRhs = false;
@@ -126,9 +132,12 @@ struct TilingOptions {
 /// weights (`quantized`: W8A8, W4A8, W8A16, W4A16) take 64-row tiles (for
 /// the i8 MMA faster on the H200 at every bench shape; twice the blocks at
 /// decode sizes) and leave registers to ptxas: at 128 registers their
-/// scaling epilogue or weight widening spills.
+/// scaling epilogue or weight widening spills. With per-group scales
+/// (`groupScales`: a second set of accumulators) the warp tiles are 32 x 32
+/// (four columns of warps): at 32 x 64 they spill.
 vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v,
                                           int64_t m, bool quantized,
+                                          bool groupScales,
                                           const TilingOptions &options);
 
 /// Why `config` cannot be generated, or an empty string.

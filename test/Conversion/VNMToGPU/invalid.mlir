@@ -89,7 +89,7 @@ func.func @gathered_int8(%v: memref<128x8xi8>, %c: memref<2x4x4xi8>,
 func.func @group_scales(%v: memref<128x32xi8>, %c: memref<2x16x4xi8>,
                         %m: memref<128x32xi8>, %x: memref<64x32xi8, strided<[1, 64]>>,
                         %s: memref<128x2xf32>, %y: memref<128x32xf16>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for per-group weight scales yet; the CPU pipeline (vnm-lower-to-cpu-pipeline) runs it}}
+  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for per-group weight scales with i8 activations yet (W8A16 and W4A16 take them); the CPU pipeline (vnm-lower-to-cpu-pipeline) runs it}}
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x32xi8>, memref<2x16x4xi8>, memref<128x32xi8>, memref<64x32xi8, strided<[1, 64]>>)
       weight_scales(%s : memref<128x2xf32>)
       outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 4>, group_size = 32}
@@ -144,12 +144,12 @@ func.func @mixed(%v: memref<128x16xi8>, %c: memref<2x8x4xi8>,
 
 // -----
 
-// Weight-only quantization dequantizes with per-row scales; per-group
-// scales have no GPU kernel yet.
+// Weight-only quantization folds per-group scales once per k-tile pair
+// (16 M = 128 K columns at M = 8): smaller groups are refused.
 func.func @weight_only_groups(%v: memref<128x16xi4>, %c: memref<2x8x4xi8>,
                               %m: memref<128x16xi8>, %x: memref<64x32xf16>,
                               %s: memref<128x2xf32>, %y: memref<128x32xf16>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: no GPU kernel for per-group weight scales yet}}
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU spmm kernel folds per-group scales once per k-tile pair: the group size must be a multiple of 16 M = 128 columns, got 32}}
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x16xi4>, memref<2x8x4xi8>, memref<128x16xi8>, memref<64x32xf16>)
       weight_scales(%s : memref<128x2xf32>) outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, group_size = 32}
   return

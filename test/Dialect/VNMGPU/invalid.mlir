@@ -779,3 +779,40 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// group_scale folds f32 sums with f32 scales; the last pair lies in a group.
+#L = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
+gpu.module @m {
+  gpu.func @k(%s: memref<?xf32>, %i: i32) kernel {
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xi32, #L>
+    // expected-error @+1 {{'vnm_gpu.group_scale' op (C1): group scales fold f32 accumulators, got 'i32'}}
+    %a, %p = vnm_gpu.group_scale %z, %z, %s[%i, %i] {rows = 64 : i64, groups = 2 : i64, pairs_per_group = 1 : i64, last_pair = 1 : i64} : !vnm_gpu.acc<64x128xi32, #L>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+#L = #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>
+gpu.module @m {
+  gpu.func @k(%s: memref<?xf16>, %i: i32) kernel {
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #L>
+    // expected-error @+1 {{'vnm_gpu.group_scale' op (C2): scales are f32, got 'memref<?xf16>'}}
+    %a, %p = vnm_gpu.group_scale %z, %z, %s[%i, %i] {rows = 64 : i64, groups = 2 : i64, pairs_per_group = 1 : i64, last_pair = 1 : i64} : !vnm_gpu.acc<64x128xf32, #L>, memref<?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+#L = #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>
+gpu.module @m {
+  gpu.func @k(%s: memref<?xf32>, %i: i32) kernel {
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #L>
+    // expected-error @+1 {{'vnm_gpu.group_scale' op (C3): rows, groups and pairs_per_group are positive and the last pair's group (5 / 2) is below groups (2)}}
+    %a, %p = vnm_gpu.group_scale %z, %z, %s[%i, %i] {rows = 64 : i64, groups = 2 : i64, pairs_per_group = 2 : i64, last_pair = 5 : i64} : !vnm_gpu.acc<64x128xf32, #L>, memref<?xf32>
+    gpu.return
+  }
+}

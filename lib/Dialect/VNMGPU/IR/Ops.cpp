@@ -306,3 +306,21 @@ LogicalResult SampledStoreOp::verify() {
            << getMeta().getType();
   return verifyInKernel(*this, acc.getLayout().getThreads());
 }
+
+LogicalResult GroupScaleOp::verify() {
+  if (!getAcc().getType().getElementType().isF32())
+    return emitOpError("(C1): group scales fold f32 accumulators, got ")
+           << getAcc().getType().getElementType();
+  if (!elementOf(getScales()).isF32())
+    return emitOpError("(C2): scales are f32, got ") << getScales().getType();
+  int64_t rows = getRowsAttr().getInt(), groups = getGroupsAttr().getInt();
+  int64_t perGroup = getPairsPerGroupAttr().getInt();
+  int64_t last = getLastPairAttr().getInt();
+  if (rows <= 0 || groups <= 0 || perGroup <= 0 || last < 0 ||
+      last / perGroup >= groups)
+    return emitOpError("(C3): rows, groups and pairs_per_group are positive "
+                       "and the last pair's group (")
+           << last << " / " << perGroup << ") is below groups (" << groups
+           << ")";
+  return verifyInKernel(*this, getAcc().getType().getLayout().getThreads());
+}

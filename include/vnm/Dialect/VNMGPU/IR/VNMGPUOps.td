@@ -219,6 +219,36 @@ def VNMGPU_MmaSpOp : VNMGPU_Op<"mma_sp",
   }];
 }
 
+def VNMGPU_GroupScaleOp : VNMGPU_Op<"group_scale",
+    [MemoryEffects<[MemRead]>, AllTypesMatch<["acc", "part", "result", "resultPart"]>]> {
+  let summary = "fold a finished scale group's sums into the accumulators";
+  let description = [{
+    Per-group weight scales (W8A16, W4A16 with `group_size`): the MMAs of
+    k-tile pair `pair` accumulate into `part`, the sums of the current
+    scale group. When `pair` ends a group (`(pair + 1) % pairs_per_group
+    == 0`, or `pair == last_pair`), `result = acc + s[r][q] * part` for
+    each row r = row + i (q = pair / pairs_per_group; `scales` is R x
+    `groups` f32, row-major) and `result_part` is zeros; otherwise both
+    pass through. Rows at or past R read row R - 1's scales (they are never
+    stored).
+
+    ```mlir
+    %acc1, %part1 = vnm_gpu.group_scale %acc0, %part0, %scales[%row, %pair]
+        {rows = 4096 : i64, groups = 32 : i64, pairs_per_group = 1 : i64,
+         last_pair = 31 : i64} : !acc, memref<?xf32>
+    ```
+  }];
+  let arguments = (ins VNMGPU_AccType:$acc, VNMGPU_AccType:$part,
+                   VNMGPU_FlatBuffer:$scales, I32:$row, I32:$pair,
+                   I64Attr:$rows, I64Attr:$groups, I64Attr:$pairs_per_group,
+                   I64Attr:$last_pair);
+  let results = (outs VNMGPU_AccType:$result, VNMGPU_AccType:$resultPart);
+  let assemblyFormat = [{
+    $acc `,` $part `,` $scales `[` $row `,` $pair `]` attr-dict `:`
+    qualified(type($acc)) `,` type($scales)
+  }];
+}
+
 def VNMGPU_ZeroOp : VNMGPU_Op<"zero", [Pure]> {
   let summary = "an accumulator tile of zeros";
   let results = (outs VNMGPU_AccType:$result);
