@@ -122,3 +122,35 @@ gpu.module @token {
     gpu.return
   }
 }
+
+// The token-major gather: column-locs spread as 8-bit B fragments, and a
+// load_b that selects through them from a slot of whole groups.
+!ringg = !vnm_gpu.ring<3x128x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+!clm = !vnm_gpu.colloc<16, #L8>
+// CHECK-LABEL: gpu.func @gathered
+// CHECK: vnm_gpu.load_colloc %{{.*}}[%{{.*}}, %{{.*}}] {matrix = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xi32> -> !vnm_gpu.colloc<16, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
+// CHECK: vnm_gpu.load_b %{{.*}}[%{{.*}}] offset(0) k_contiguous via %{{.*}} : !vnm_gpu.ring<3x128x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 8>>, !vnm_gpu.colloc<16, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>> -> !vnm_gpu.b_frag<64x128xi8, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
+gpu.module @gathered {
+  gpu.func @gathered(%colidx: memref<?xi32>, %i: i32) kernel {
+    %ring = vnm_gpu.alloc_ring : !ringg
+    %cl = vnm_gpu.load_colloc %colidx[%i, %i]
+        {matrix = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        : memref<?xi32> -> !clm
+    %b = vnm_gpu.load_b %ring[%i] offset(0) k_contiguous via %cl
+        : !ringg, !clm -> !vnm_gpu.b_frag<64x128xi8, #L8>
+    gpu.return
+  }
+}
+
+// Per-group weight scales.
+// CHECK-LABEL: gpu.func @groups
+// CHECK: %{{.*}}, %{{.*}} = vnm_gpu.group_scale %{{.*}}, %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {groups = 32 : i64, last_pair = 31 : i64, pairs_per_group = 1 : i64, rows = 4096 : i64} : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, memref<?xf32>
+gpu.module @groups {
+  gpu.func @groups(%s: memref<?xf32>, %i: i32) kernel {
+    %z = vnm_gpu.zero : !accf
+    %a, %p = vnm_gpu.group_scale %z, %z, %s[%i, %i]
+        {rows = 4096 : i64, groups = 32 : i64, pairs_per_group = 1 : i64,
+         last_pair = 31 : i64} : !accf, memref<?xf32>
+    gpu.return
+  }
+}
