@@ -132,6 +132,19 @@ def load_kernel(cp, build_dir, kernel, n):
     return contract, fn, grid, tuple(contract["block"]), dynamic_shared
 
 
+def open_build(build_dir, name_filter):
+    """A compiled build's manifest, its cases whose kernel names hold
+    `name_filter`, and a fresh seed for each; the package is set up over
+    the build's format library alone (no LLVM on the GPU host)."""
+    manifest = json.load(open(os.path.join(build_dir, "manifest.json")))
+    cases = [c for c in manifest["cases"] if name_filter in c["kernel"]]
+    os.environ.setdefault("VNM_LIBRARY_PATH",
+                          os.path.join(build_dir, "libVNMFormatC.so"))
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
+    seeds = np.random.SeedSequence().generate_state(len(cases)).tolist()
+    return manifest, cases, seeds
+
+
 def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     dev = torch.device("cuda")
     dt = torch_dtype(torch, case["dtype"])
@@ -235,13 +248,7 @@ def main():
     import cupy as cp
     import torch
 
-    manifest = json.load(open(os.path.join(args.build, "manifest.json")))
-    cases = [c for c in manifest["cases"] if args.filter in c["kernel"]]
-    # The package over the format library alone (no LLVM on this host).
-    os.environ.setdefault("VNM_LIBRARY_PATH",
-                          os.path.join(args.build, "libVNMFormatC.so"))
-    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
-    seeds = np.random.SeedSequence().generate_state(len(cases)).tolist()
+    manifest, cases, seeds = open_build(args.build, args.filter)
     device = torch.cuda.get_device_name()
     print(f"{device}, torch {torch.__version__}, cupy {cp.__version__}, "
           f"{len(cases)} cases", flush=True)

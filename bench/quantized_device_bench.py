@@ -27,7 +27,6 @@ Writes results.csv and results.md to --out and prints the table last.
 
 import argparse
 import datetime
-import json
 import math
 import os
 import sys
@@ -37,7 +36,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import quantized_cases  # noqa: E402
-from device_bench import L2_BYTES, load_kernel, median_ms  # noqa: E402
+from device_bench import L2_BYTES, load_kernel, median_ms, open_build  # noqa: E402
 
 MMA_SP_S8_CEILING = 1909.0  # TOP/s dense-equivalent for 2:4 s8, H200
 MMA_SP_F16_CEILING = 953.0  # TFLOP/s dense-equivalent for 2:4 f16, H200
@@ -257,12 +256,7 @@ def main():
     import cupy as cp
     import torch
 
-    manifest = json.load(open(os.path.join(args.build, "manifest.json")))
-    cases = [c for c in manifest["cases"] if args.filter in c["kernel"]]
-    os.environ.setdefault("VNM_LIBRARY_PATH",
-                          os.path.join(args.build, "libVNMFormatC.so"))
-    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
-    seeds = np.random.SeedSequence().generate_state(len(cases)).tolist()
+    manifest, cases, seeds = open_build(args.build, args.filter)
     device = torch.cuda.get_device_name()
     print(f"{device}, torch {torch.__version__}, cupy {cp.__version__}, "
           f"{len(cases)} cases", flush=True)

@@ -50,8 +50,8 @@ struct GroupScaleLowering : OpConversionPattern<GroupScaleOp> {
           // Registers 2 half, 2 half + 1 of each n8 tile: row g + 8 half.
           Value row = kb.minu(getAccumulatorRow(kb, at, tiles, row0, mt, half),
                               kb.c32(rows - 1));
-          Value index = kb.add(kb.mul(row, kb.c32(op.getGroupsAttr().getInt())),
-                               group);
+          Value index =
+              kb.add(kb.mul(row, kb.c32(op.getGroupsAttr().getInt())), group);
           Value scale =
               kb.load(kb.f32(), kb.elementAddress(scales, index, 4), 4);
           for (int64_t nt = 0; nt < tiles.n; ++nt)
