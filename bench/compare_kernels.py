@@ -35,7 +35,8 @@ def sha256(path):
 
 
 def measure(ptxas, nvdisasm, ptx, tmp):
-    """(registers, spill bytes, [(loop instructions, hmma, moves)])."""
+    """(registers, spill bytes, [(loop instructions, hmma, moves,
+    m16n8k32-equivalents)])."""
     regs, spills, sass = sass_loop_stats.assemble(
         ptxas, nvdisasm, ptx, os.path.join(tmp, "k.cubin"))
     return regs, spills, sass_loop_stats.loops(sass)

@@ -45,7 +45,8 @@ def program(rows, cols, v, m, dtype, out, acc, bias, act):
 
 
 def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
-                blocks_per_sm, warp_rows=0, stages=0):
+                blocks_per_sm, warp_rows=0, stages=0, chip="sm_90",
+                recipe="auto"):
     name = case_matrix.case_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
@@ -53,7 +54,8 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
     with open(src, "w") as f:
         f.write(program(*key))
     subprocess.run([vnm_opt, src, "-o", os.devnull,
-                    f"--vnm-lower-to-nvvm-pipeline=chip=sm_90 features=+ptx85 "
+                    f"--vnm-lower-to-nvvm-pipeline=chip={chip} recipe={recipe} "
+                    f"features=+ptx85 "
                     f"format=isa block-rows={block_rows} warp-rows={warp_rows} "
                     f"warps-n={warps_n} stages={stages} "
                     f"blocks-per-sm={blocks_per_sm} dump-dir={kdir}"],
@@ -65,7 +67,7 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
     with open(os.path.join(kdir, "vnm_kernels.ptx"), "rb") as f:
         info["ptx_sha256"] = hashlib.sha256(f.read()).hexdigest()
     if ptxas:
-        res = subprocess.run([ptxas, "-arch=sm_90", "-v",
+        res = subprocess.run([ptxas, f"-arch={chip}", "-v",
                               os.path.join(kdir, "vnm_kernels.ptx"), "-o",
                               os.devnull], capture_output=True, text=True,
                              check=True)
@@ -85,6 +87,11 @@ def main():
     ap.add_argument("--format-lib", default=os.path.join(
         ROOT, "build", "lib", "libVNMFormatC.so"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "build"))
+    ap.add_argument("--chip", default="sm_90", choices=("sm_80", "sm_90", "sm_90a"),
+                    help="the GPU the kernels are for")
+    ap.add_argument("--recipe", default="auto",
+                    choices=("auto", "mma-sp", "wgmma-sp"),
+                    help="the kernel recipe (wgmma-sp: sm_90a only)")
     ap.add_argument("--block-rows", type=int, default=0,
                     help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--warp-rows", type=int, default=0,
@@ -110,9 +117,11 @@ def main():
             lambda k: compile_one(args.vnm_opt, ptxas, kernels_dir, k,
                                   args.block_rows, args.warps_n,
                                   args.blocks_per_sm, args.warp_rows,
-                                  args.stages), keys))
+                                  args.stages, args.chip, args.recipe),
+            keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels},
+                "chip": args.chip, "recipe": args.recipe,
                 "block_rows": args.block_rows, "warp_rows": args.warp_rows,
                 "stages": args.stages,
                 "warps_n": args.warps_n, "blocks_per_sm": args.blocks_per_sm}

@@ -4,8 +4,12 @@
 For each kernel of a compile_cases.py build (default bench/build) it
 assembles the PTX with ptxas for sm_90, disassembles the cubin with
 nvdisasm, finds the loops (a branch back to an earlier label) that hold
-HMMA (or, for the i8 kernels, IMMA) instructions, and prints their
-instruction, MMA and register-move counts and the instructions per MMA.
+HMMA (for the i8 kernels IMMA; for the sm_90a wgmma.sp kernels HGMMA)
+instructions, and prints their instruction, MMA and register-move counts and
+the instructions per MMA. One warp's share of an HGMMA.SP.64xNx32 is the
+work of N / 8 mma.sp m16n8k32, so the last column counts instructions per
+m16n8k32-equivalent, comparable across the two families. The chip is the
+manifest's (compile_cases.py --chip).
 
 nvdisasm is not part of the CUDA install here; `pip install
 nvidia-cuda-nvdisasm` provides it (pass --nvdisasm with its path).
@@ -38,7 +42,8 @@ def category(line):
     match = OPCODE.match(line)
     op = match.group(1) if match else ""
     base = op.split(".")[0]
-    if base in ("HMMA", "IMMA"):  # f16/bf16 and s8 tensor-core MMAs
+    # f16/bf16 and s8 tensor-core MMAs; HGMMA is sm_90a's wgmma.
+    if base in ("HMMA", "IMMA", "HGMMA"):
         return "hmma"
     if base == "LDSM":
         return "ldsm"
@@ -73,17 +78,35 @@ def loop_bodies(sass_lines):
         if branch and labels.get(branch.group(1), len(sass_lines)) < i:
             body = [x for x in sass_lines[labels[branch.group(1)]:i + 1]
                     if ";" in x]
-            if any("HMMA" in x or "IMMA" in x for x in body):
+            if any(MMA_OPCODE.search(x) for x in body):
                 found.append(body)
     return found
 
 
+MMA_OPCODE = re.compile(r"\b(HMMA|IMMA|HGMMA)\b")
+HGMMA_SHAPE = re.compile(r"HGMMA(?:\.SP)?\.64x(\d+)x")
+
+
+def m16n8k32_equivalents(body):
+    """One warp's MMA work in the loop, in mma.sp m16n8k32 (or m16n8k64 for
+    IMMA) units: 1 per HMMA/IMMA, N / 8 per HGMMA.64xNx32."""
+    total = 0
+    for line in body:
+        if not MMA_OPCODE.search(line):
+            continue
+        shape = HGMMA_SHAPE.search(line)
+        total += int(shape.group(1)) // 8 if shape else 1
+    return total
+
+
 def loops(sass_lines):
-    """(instructions, HMMAs, moves) of each loop that holds HMMAs."""
+    """(instructions, MMAs, moves, m16n8k32-equivalents) of each loop that
+    holds MMAs."""
     found = []
     for body in loop_bodies(sass_lines):
         counts = categories(body)
-        found.append((len(body), counts["hmma"], counts["move"]))
+        found.append((len(body), counts["hmma"], counts["move"],
+                      m16n8k32_equivalents(body)))
     return found
 
 
@@ -95,10 +118,10 @@ def categories(body):
     return counts
 
 
-def assemble(ptxas, nvdisasm, ptx, cubin):
+def assemble(ptxas, nvdisasm, ptx, cubin, arch="sm_90"):
     """(registers, spill bytes, SASS lines) of the PTX file `ptx` assembled
-    for sm_90 into `cubin`."""
-    res = subprocess.run([ptxas, "-arch=sm_90", "-v", "-o", cubin, ptx],
+    for `arch` into `cubin`."""
+    res = subprocess.run([ptxas, f"-arch={arch}", "-v", "-o", cubin, ptx],
                          capture_output=True, text=True, check=True)
     regs = int(re.search(r"Used (\d+) registers", res.stderr).group(1))
     spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads",
@@ -118,7 +141,9 @@ def main():
     ap.add_argument("--nvdisasm", default=shutil.which("nvdisasm") or "nvdisasm")
     args = ap.parse_args()
     manifest = json.load(open(os.path.join(args.build, "manifest.json")))
-    print("kernel,loop_instructions,hmma,moves,instructions_per_hmma")
+    arch = manifest.get("chip", "sm_90")
+    print("kernel,loop_instructions,hmma,moves,instructions_per_hmma,"
+          "instructions_per_m16n8k32")
     with tempfile.TemporaryDirectory() as tmp:
         for name, kernel in sorted(manifest["kernels"].items()):
             if args.filter not in name:
@@ -126,10 +151,10 @@ def main():
             _, _, sass = assemble(
                 args.ptxas, args.nvdisasm,
                 os.path.join(args.build, "kernels", kernel["ptx"]),
-                os.path.join(tmp, name + ".cubin"))
-            for instructions, hmma, moves in loops(sass):
+                os.path.join(tmp, name + ".cubin"), arch)
+            for instructions, hmma, moves, units in loops(sass):
                 print(f"{name},{instructions},{hmma},{moves},"
-                      f"{instructions / hmma:.2f}")
+                      f"{instructions / hmma:.2f},{instructions / units:.2f}")
     return 0
 
 

@@ -53,6 +53,12 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       llvm::cl::desc("Resident blocks per SM to ask ptxas for (0 leaves "
                      "registers to ptxas; -1 chooses: 16 warps per SM)"),
       llvm::cl::init(-1)};
+  Option<std::string> recipe{
+      *this, "recipe",
+      llvm::cl::desc("Kernel recipe: auto (the one measured fastest: mma.sp "
+                     "on every chip today), mma-sp, or wgmma-sp (sm_90a, "
+                     "f16/bf16 weights)"),
+      llvm::cl::init("auto")};
   Option<std::string> dumpDir{
       *this, "dump-dir",
       llvm::cl::desc("If set, write binaries and launch contracts there"),
@@ -64,14 +70,15 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
                                      StringRef format, unsigned optLevel,
                                      int64_t blockRows, int64_t warpRows,
                                      int64_t warpsN, int64_t stages,
-                                     int64_t blocksPerSM, StringRef dumpDir) {
+                                     int64_t blocksPerSM, StringRef dumpDir,
+                                     StringRef recipe) {
   std::string text = llvm::formatv(
       "canonicalize,"
       "vnm-expand-storage,"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
-      "stages={8} blocks-per-sm={6}},"
+      "stages={8} blocks-per-sm={6} recipe={9}},"
       "vnm-lower-to-gpu,"
       "vnm-pipeline-kernels,"
       "gpu.module(convert-vnm-gpu-to-nvvm,loop-invariant-code-motion,cse,"
@@ -81,7 +88,7 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
       "gpu-module-to-binary{{format={3}}",
       chip, features, optLevel, format, blockRows, warpsN, blocksPerSM,
-      warpRows, stages);
+      warpRows, stages, recipe);
   if (!dumpDir.empty())
     text += ("," + llvm::Twine("vnm-dump-kernels{output-dir=") + dumpDir + "}")
                 .str();
@@ -96,6 +103,13 @@ checkOptions(const NVVMPipelineOptions &options) {
   if (std::optional<std::string> reason =
           vnm::checkNVVMTarget(options.chip, options.features))
     return reason;
+  StringRef recipe = options.recipe;
+  if (recipe != "auto" && recipe != "mma-sp" && recipe != "wgmma-sp")
+    return ("recipe '" + recipe + "' must be auto, mma-sp or wgmma-sp").str();
+  if (recipe == "wgmma-sp" && options.chip != "sm_90a")
+    return "recipe wgmma-sp needs chip sm_90a (wgmma.sp is an sm_90a "
+           "instruction), got chip '" +
+           options.chip + "'";
   StringRef format = options.format;
   if (format != "isa" && format != "bin" && format != "fatbin")
     return ("format '" + format + "' must be isa, bin or fatbin").str();
@@ -124,7 +138,7 @@ void vnm::registerNVVMPipeline() {
         std::string text = getNVVMPipelineText(
             options.chip, options.features, options.format, options.optLevel,
             options.blockRows, options.warpRows, options.warpsN, options.stages,
-            options.blocksPerSM, options.dumpDir);
+            options.blocksPerSM, options.dumpDir, options.recipe);
         std::string parseErrors;
         llvm::raw_string_ostream errorStream(parseErrors);
         if (failed(parsePassPipeline(text, pm, errorStream)))

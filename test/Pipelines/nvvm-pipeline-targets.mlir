@@ -19,6 +19,8 @@
 // RUN: not vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 format=llvm" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 opt-level=4" 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 dump-dir=a}b" 2>&1 | FileCheck %s --check-prefix=TEXT
+// RUN: not vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a recipe=wmma" 2>&1 | FileCheck %s --check-prefix=RECIPE
+// RUN: not vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_80 recipe=wgmma-sp" 2>&1 | FileCheck %s --check-prefix=WGMMA
 
 // OLD: error: vnm-lower-to-nvvm-pipeline: chip 'sm_75' cannot run the kernels: mma.sp::ordered_metadata and cp.async need sm_80 or newer; supported chips: sm_80, sm_90, sm_90a
 // OLD-NOT: LLVM ERROR
@@ -36,6 +38,8 @@
 // NOT-PTX: error: vnm-lower-to-nvvm-pipeline: features '+sm_90' is not a PTX version (+ptxNN); supported features: +ptx85,
 // FORMAT: error: vnm-lower-to-nvvm-pipeline: format 'llvm' must be isa, bin or fatbin
 // OPT: error: vnm-lower-to-nvvm-pipeline: opt-level 4 must be in [0, 3]
+// RECIPE: error: vnm-lower-to-nvvm-pipeline: recipe 'wmma' must be auto, mma-sp or wgmma-sp
+// WGMMA: error: vnm-lower-to-nvvm-pipeline: recipe wgmma-sp needs chip sm_90a (wgmma.sp is an sm_90a instruction), got chip 'sm_80'
 // TEXT: error: vnm-lower-to-nvvm-pipeline: the options make an invalid pipeline '{{.*}}vnm-dump-kernels{output-dir=a}b}': {{.*}}error: expected ',' after parsing pipeline
 
 // Every supported chip compiles, with each PTX version from 8.5 on.

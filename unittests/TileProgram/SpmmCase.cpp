@@ -25,6 +25,8 @@ std::string SpmmCase::name() const {
           std::to_string(stages);
   if (extraLdb || extraLdc)
     text += "_pitch";
+  if (chip != "sm_90")
+    text += "_" + chip;
   switch (source) {
   case ProgramSource::Generated:
     break;
@@ -186,6 +188,32 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       cases.push_back(c);
     }
     ++index;
+  }
+  // sm_90a: the wgmma.sp tile programs, one warpgroup (64-row tiles) and
+  // two (128-row tiles, where the format allows them), every family.
+  int hopper = 0;
+  for (auto [v, m] : families) {
+    for (int i = 0; i < 2; ++i) {
+      SpmmCase c;
+      c.chip = "sm_90a";
+      c.v = v;
+      c.m = m;
+      c.stages = 2 + (hopper + i) % 5;
+      c.blockRows = i == 1 && (m == 4 || v % 128 == 0) ? 128 : 64;
+      c.element = (hopper + i) % 2 ? "bf16" : "f16";
+      c.result = results[(hopper + i) % 3];
+      c.accumulate = i == 0;
+      c.bias = i == 1;
+      c.activation = activations[(hopper + 2 * i) % 3];
+      c.rows = 190 + 29 * i + 7 * hopper;
+      c.cols = 16 * m * (pairs[(hopper + i) % 5] - 1) + 8 * m + 3;
+      c.n = 120 + 37 * i + 5 * hopper;
+      if (i == 1)
+        c.extraLdb = 8;
+      c.source = ProgramSource::Generated;
+      cases.push_back(c);
+    }
+    ++hopper;
   }
   return cases;
 }

@@ -41,6 +41,9 @@ struct SpmmCase {
   bool accumulate = false, bias = false;
   std::string activation = "none"; ///< none, relu or gelu
   int64_t blockRows = 64, warpRows = 32, warpsN = 2, stages = 3;
+  /// The chip vnm-choose-config tiles for: sm_90a runs the wgmma.sp recipe
+  /// (recipe=wgmma-sp; block rows and stages apply, warp options not).
+  std::string chip = "sm_90";
   /// Weight-only kernels: per-group weight scales over groups of this many
   /// K columns (0: per-row scales).
   int64_t groupSize = 0;

@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
+#include <cstring>
 
 using namespace mlir;
 using namespace vnm::tile_test;
@@ -37,6 +38,24 @@ constexpr const char *kToLLVM =
     "convert-math-to-libm,finalize-memref-to-llvm,convert-math-to-llvm,"
     "convert-arith-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
     "reconcile-unrealized-casts";
+
+/// float -> bf16, rounded to nearest even (NaNs stay quiet NaNs), with
+/// the ABI of compiler-rt's __truncsfbf2: the bits in the low half of the
+/// SSE return register, which _Float16 shares. LLVM's x86 backend calls it
+/// for bf16 values held in registers (a select or phi of bf16) on CPUs
+/// without AVX512-BF16, and libgcc before GCC 13 does not define it.
+extern "C" _Float16 vnmTruncSfBf2(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint16_t half;
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    half = static_cast<uint16_t>((bits >> 16) | 0x40u);
+  else
+    half = static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+  _Float16 result;
+  std::memcpy(&result, &half, sizeof(result));
+  return result;
+}
 
 MLIRContext &getContext() {
   static MLIRContext *context = [] {
@@ -188,13 +207,16 @@ vnm::tile_test::buildTileProgram(const SpmmCase &c) {
   auto module = parse(spmmModule(c), log);
   if (!module)
     return module.takeError();
-  if (llvm::Error error = runPipeline(
-          **module,
-          "vnm-choose-config{block-rows=" + std::to_string(c.blockRows) +
-              " warp-rows=" + std::to_string(c.warpRows) + " warps-n=" +
-              std::to_string(c.warpsN) + " stages=" + std::to_string(c.stages) +
-              "},vnm-lower-to-gpu,vnm-pipeline-kernels",
-          log))
+  if (llvm::Error error =
+          runPipeline(**module,
+                      "vnm-choose-config{chip=" + c.chip +
+                          (c.chip == "sm_90a" ? " recipe=wgmma-sp" : "") +
+                          " block-rows=" + std::to_string(c.blockRows) +
+                          " warp-rows=" + std::to_string(c.warpRows) +
+                          " warps-n=" + std::to_string(c.warpsN) +
+                          " stages=" + std::to_string(c.stages) +
+                          "},vnm-lower-to-gpu,vnm-pipeline-kernels",
+                      log))
     return std::move(error);
   return print(**module);
 }
@@ -229,6 +251,13 @@ llvm::Error vnm::tile_test::runTileProgram(const SpmmCase &c,
   if (!engine)
     return fail("JIT compilation failed: " +
                 llvm::toString(engine.takeError()));
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("__truncsfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&vnmTruncSfBf2),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
 
   auto values = describe(static_cast<uint16_t *>(data.fragValues.data()),
                          data.fragValues.size());

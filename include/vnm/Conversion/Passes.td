@@ -146,7 +146,12 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
   let description = [{
     Sets `vnm.config` to a kernel recipe's tiling attribute (for the
     `chip`: `#vnm_gpu.mma_sp_tiling<...>` for the `mma.sp` kernels of sm_80
-    and later) on every `vnm.spmm` and
+    and sm_90 and for the quantized kernels everywhere;
+    `#vnm_gpu.wgmma_sp_tiling<...>` for f16/bf16 weights on sm_90a with
+    `recipe=wgmma-sp`: one or two warpgroups of 64 rows (two where the
+    format allows 128-row tiles), 128 columns, 4 stages, with `block-rows`
+    and `stages` as overrides; `recipe=auto` takes the recipe measured
+    fastest, mma.sp on every chip today) on every `vnm.spmm` and
     `vnm.storage.spmm` that has none: 128-row block tiles when V is a
     multiple of 128 or M = 4 (every group keeps its four columns, so a tile
     may span V blocks), else 64 rows; 4 x 2 (or 2 x 2) warps of 32 x 64;
@@ -159,7 +164,12 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "The GPU the kernels are for, which picks the kernel recipe "
-           "(sm_80, sm_90, sm_90a: the mma.sp kernels)">,
+           "(sm_80, sm_90, sm_90a)">,
+    Option<"recipe", "recipe", "std::string", /*default=*/"\"auto\"",
+           "The kernel recipe: auto (the one measured fastest for the "
+           "chip: mma.sp on every chip today, bench/results/"
+           "2026-12-02-h200-wgmma-sp.md), mma-sp, or wgmma-sp (sm_90a; "
+           "f16/bf16 weights, the quantized kernels keep mma.sp)">,
     Option<"blockRows", "block-rows", "int64_t", /*default=*/"0",
            "Rows of Y per thread block: 64, 128, or 0 to choose">,
     Option<"warpRows", "warp-rows", "int64_t", /*default=*/"0",

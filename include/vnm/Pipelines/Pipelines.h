@@ -19,7 +19,8 @@ std::string getNVVMPipelineText(llvm::StringRef chip, llvm::StringRef features,
                                 llvm::StringRef format, unsigned optLevel,
                                 int64_t blockRows, int64_t warpRows,
                                 int64_t warpsN, int64_t stages,
-                                int64_t blocksPerSM, llvm::StringRef dumpDir);
+                                int64_t blocksPerSM, llvm::StringRef dumpDir,
+                                llvm::StringRef recipe = "auto");
 
 /// Registers `vnm-lower-to-nvvm-pipeline`.
 void registerNVVMPipeline();

@@ -140,6 +140,7 @@ LogicalResult lowerTileOp(Operation *op, const TileStorage &storage) {
         return lowerLoadSparseA(x, storage);
       })
       .Case([&](vnm_gpu::MmaSpOp x) { return lowerMmaSp(x, storage); })
+      .Case([&](vnm_gpu::WgmmaSpOp x) { return lowerWgmmaSp(x, storage); })
       .Case([&](vnm_gpu::ZeroOp x) { return lowerZero(x, storage); })
       .Case(
           [&](vnm_gpu::GroupScaleOp x) { return lowerGroupScale(x, storage); })

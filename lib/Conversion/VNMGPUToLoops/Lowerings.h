@@ -32,6 +32,8 @@ mlir::LogicalResult lowerLoadColLoc(vnm_gpu::LoadColLocOp op,
 mlir::LogicalResult lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
                                      const TileStorage &storage);
 mlir::LogicalResult lowerMmaSp(vnm_gpu::MmaSpOp op, const TileStorage &storage);
+mlir::LogicalResult lowerWgmmaSp(vnm_gpu::WgmmaSpOp op,
+                                 const TileStorage &storage);
 mlir::LogicalResult lowerZero(vnm_gpu::ZeroOp op, const TileStorage &storage);
 mlir::LogicalResult lowerGroupScale(vnm_gpu::GroupScaleOp op,
                                     const TileStorage &storage);

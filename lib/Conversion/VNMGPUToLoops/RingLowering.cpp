@@ -18,6 +18,8 @@
 
 #include "CodeGen.h"
 
+#include "../VNMToLoops/Arithmetic.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
@@ -232,6 +234,42 @@ LogicalResult vnm::gpu_loops::lowerLoadB(vnm_gpu::LoadBOp op,
     Value element = transposed ? cg.load(ring.slots, {slot, iv[1], k})
                                : cg.load(ring.slots, {slot, k, iv[1]});
     cg.store(element, result, iv);
+  });
+  return success();
+}
+
+LogicalResult vnm::gpu_loops::lowerWgmmaSp(vnm_gpu::WgmmaSpOp op,
+                                           const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  Location loc = op.getLoc();
+  const RingBuffers &ring = storage.ringOf(op.getRing());
+  Value slot = slotIndex(cg, ring, op.getSlot(), op);
+  cg.check(cg.eq(stateEntry(cg, ring, slot),
+                 cg.integer(b.getI64Type(), RingBuffers::kNoCopy)),
+           describeFailure(op, "reads a ring slot whose copy has not landed "
+                               "(no vnm_gpu.wait since the copy leaves it "
+                               "pending)"));
+  setState(cg, ring, cg.add(slot, cg.index(ring.readFlags())), 1);
+  Value a = storage.bufferOf(op.getA());
+  Value acc = storage.bufferOf(op.getAcc());
+  Value result = storage.bufferOf(op.getResult());
+  Type accType = op.getAcc().getType().getElementType();
+  int64_t depth = op.getAcc().getType().getLayout().getInstrK();
+  Value firstColumn = cg.index(op.getStepAttr().getInt() * depth);
+  Value firstRow = cg.index(op.getOffsetAttr().getInt());
+  // B is the slot's rows offset .. offset + depth - 1, K by N, read from
+  // shared memory by the MMA itself.
+  cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
+    Value sum = cg.reduce(depth, cg.load(acc, iv), [&](Value k, Value partial) {
+      Value x = loops::widen(
+          b, loc, cg.load(a, {iv[0], cg.add(firstColumn, k)}), accType);
+      Value y = loops::widen(
+          b, loc, cg.load(ring.slots, {slot, cg.add(firstRow, k), iv[1]}),
+          accType);
+      return loops::add(b, loc, partial, loops::mul(b, loc, x, y));
+    });
+    cg.store(sum, result, iv);
   });
   return success();
 }

@@ -169,6 +169,7 @@ struct ConvertVNMGPUToNVVMPass
     lowering::populateCopyPatterns(converter, patterns);
     lowering::populateFragmentPatterns(converter, patterns);
     lowering::populateMmaSpPatterns(converter, patterns);
+    lowering::populateWgmmaSpPatterns(converter, patterns);
     lowering::populateEpiloguePatterns(converter, patterns);
     lowering::populateSampledStorePatterns(converter, patterns);
     lowering::populateGroupScalePatterns(converter, patterns);

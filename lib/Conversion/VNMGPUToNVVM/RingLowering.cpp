@@ -3,7 +3,8 @@
 // A ring is a shared array of the kernel's gpu.module: static up to 48 KiB
 // (no opt-in needed from the host), else the block's dynamic shared memory
 // (an external array of unknown size; the launch contract gives its size).
-// A wait is cp.async.wait_group (each copy op is one commit group) and a
+// A wait is cp.async.wait_group (each copy op is one commit group), for
+// rings the tensor cores read through the async proxy a proxy fence, and a
 // block barrier.
 //
 //===----------------------------------------------------------------------===//
@@ -31,7 +32,8 @@ struct AllocRingLowering : OpConversionPattern<AllocRingOp> {
     if (!module)
       return rewriter.notifyMatchFailure(op, "kernel outside a gpu.module");
     RingType ring = op.getRing().getType();
-    bool dynamic = ring.getTotalBytes() > kMaxStaticSharedBytes;
+    bool dynamic = op.isDynamic();
+    int64_t alignment = op.getAlignment();
     // <kernel>_ring, made unique within the module.
     std::string name = (func.getName() + "_ring").str();
     SymbolTable symbols(module);
@@ -45,11 +47,23 @@ struct AllocRingLowering : OpConversionPattern<AllocRingOp> {
       LLVM::GlobalOp::create(
           rewriter, op.getLoc(), arrayType, /*isConstant=*/false,
           dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal, name,
-          Attribute(), /*alignment=*/128, kSharedSpace);
+          Attribute(), /*alignment=*/alignment, kSharedSpace);
     }
-    Value base = LLVM::AddressOfOp::create(
-        rewriter, op.getLoc(),
-        LLVM::LLVMPointerType::get(rewriter.getContext(), kSharedSpace), name);
+    auto pointer =
+        LLVM::LLVMPointerType::get(rewriter.getContext(), kSharedSpace);
+    Value base =
+        LLVM::AddressOfOp::create(rewriter, op.getLoc(), pointer, name);
+    if (dynamic && alignment > 128) {
+      // Dynamic shared memory is not known to start beyond 128-byte
+      // alignment: round up inside the `alignment` extra bytes reserved.
+      KernelIRBuilder kb(rewriter, op.getLoc());
+      Value address = LLVM::PtrToIntOp::create(rewriter, op.getLoc(),
+                                               rewriter.getI32Type(), base);
+      Value aligned = kb.bitAnd(kb.add(address, kb.c32(alignment - 1)),
+                                kb.c32(~(alignment - 1)));
+      base = kb.offsetBytes(
+          base, arith::SubIOp::create(rewriter, op.getLoc(), aligned, address));
+    }
     rewriter.replaceOp(op, base);
     return success();
   }
@@ -62,6 +76,13 @@ struct WaitLowering : OpConversionPattern<WaitOp> {
                   ConversionPatternRewriter &rewriter) const override {
     NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(),
                                      op.getPendingAttr().getInt());
+    // cp.async writes through the generic proxy; wgmma reads through the
+    // async proxy, which sees them only after each writer's proxy fence.
+    if (op.getAsyncProxy())
+      NVVM::FenceProxyOp::create(
+          rewriter, op.getLoc(), NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
     return success();
   }

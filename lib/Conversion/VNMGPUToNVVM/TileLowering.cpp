@@ -110,8 +110,19 @@ Value lowering::getSwizzledOffset(KernelIRBuilder &kb, RingType ring, Value row,
   }
   // The swizzle permutes chunks of swizzle.getChunkBytes(); a copy chunk of
   // 16 bytes is a whole number of them (or the swizzle chunk is 16).
-  return kb.add(kb.mul(row, kb.c32(ring.getRowBytes())),
-                kb.mul(swizzled, kb.c32(16)));
+  int64_t blocks = swizzle.getColumnBlocks();
+  if (blocks == 1)
+    return kb.add(kb.mul(row, kb.c32(ring.getRowBytes())),
+                  kb.mul(swizzled, kb.c32(16)));
+  // Column blocks: block b of every row is stored after blocks 0..b-1 of
+  // all rows. The period divides a block's chunks (ring C4), so the XOR
+  // keeps a chunk in its block.
+  int64_t blockBytes = ring.getRowBytes() / blocks;
+  Value block = kb.divu(swizzled, kb.c32(blockBytes / 16));
+  Value inBlock = kb.remu(swizzled, kb.c32(blockBytes / 16));
+  return kb.add(
+      kb.mul(block, kb.c32(ring.getRows() * blockBytes)),
+      kb.add(kb.mul(row, kb.c32(blockBytes)), kb.mul(inBlock, kb.c32(16))));
 }
 
 Value lowering::moveSwizzledRows(KernelIRBuilder &kb, RingType ring,
@@ -121,8 +132,10 @@ Value lowering::moveSwizzledRows(KernelIRBuilder &kb, RingType ring,
   Value moved = offset;
   if (period > 1 && phases % period != 0)
     moved = kb.bitXor(moved, kb.c32(16 * (phases % period)));
+  // Rows are a block's width apart (the whole row without column blocks).
   if (dr != 0)
-    moved = kb.add(moved, kb.c32(dr * ring.getRowBytes()));
+    moved = kb.add(moved, kb.c32(dr * ring.getRowBytes() /
+                                 ring.getSwizzle().getColumnBlocks()));
   return moved;
 }
 

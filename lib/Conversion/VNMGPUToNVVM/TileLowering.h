@@ -103,6 +103,8 @@ void populateFragmentPatterns(mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
 void populateMmaSpPatterns(mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
+void populateWgmmaSpPatterns(mlir::TypeConverter &converter,
+                             mlir::RewritePatternSet &patterns);
 void populateEpiloguePatterns(mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
 void populateSampledStorePatterns(mlir::TypeConverter &converter,

@@ -26,9 +26,7 @@ vnm::kernel::buildLaunchContract(gpu::GPUFuncOp kernel, StringRef moduleName,
   }
   int64_t staticBytes = 0, dynamicBytes = 0;
   kernel.walk([&](vnm_gpu::AllocRingOp ring) {
-    int64_t bytes = ring.getRing().getType().getTotalBytes();
-    (bytes > vnm_gpu::kMaxStaticSharedBytes ? dynamicBytes : staticBytes) +=
-        bytes;
+    (ring.isDynamic() ? dynamicBytes : staticBytes) += ring.getReservedBytes();
   });
   SmallVector<int64_t> block = {1, 1, 1};
   if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())

@@ -162,15 +162,21 @@ FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
   // The op's own tiling (set by hand or by vnm-choose-config) wins;
   // without one the pass picks the default mma.sp tiling.
   Attribute tiling = op->getAttr("vnm.config");
-  auto chosen = dyn_cast_or_null<vnm_gpu::MmaSpTilingAttr>(tiling);
-  if (tiling && !chosen)
-    return op.emitError("vnm-lower-to-gpu: no kernel recipe for the tiling ")
-           << tiling << " (the mma.sp kernels take #vnm_gpu.mma_sp_tiling)";
-  if (!chosen)
-    chosen = kernel::chooseSpmmConfig(
-        op.getContext(), config.v, config.m, config.hasIntegerWeight(),
-        config.groupSize > 0, kernel::TilingOptions());
-  config.applyConfig(chosen);
+  if (auto hopper = dyn_cast_or_null<vnm_gpu::WgmmaSpTilingAttr>(tiling)) {
+    config.applyConfig(hopper);
+  } else {
+    auto chosen = dyn_cast_or_null<vnm_gpu::MmaSpTilingAttr>(tiling);
+    if (tiling && !chosen)
+      return op.emitError("vnm-lower-to-gpu: no kernel recipe for the tiling ")
+             << tiling
+             << " (the mma.sp kernels take #vnm_gpu.mma_sp_tiling, the "
+                "sm_90a wgmma.sp kernels #vnm_gpu.wgmma_sp_tiling)";
+    if (!chosen)
+      chosen = kernel::chooseSpmmConfig(
+          op.getContext(), config.v, config.m, config.hasIntegerWeight(),
+          config.groupSize > 0, kernel::TilingOptions());
+    config.applyConfig(chosen);
+  }
   if (ShapedType::isDynamic(config.rows) || ShapedType::isDynamic(config.cols))
     return op.emitError("vnm-lower-to-gpu: the sparse operand's R and K must "
                         "be static (the kernel is specialized on them)");
@@ -250,11 +256,23 @@ struct ChooseConfigPass
     if (blocksPerSM < -1 || blocksPerSM > 32)
       return reject("blocks-per-sm must be -1 (choose), 0 (ptxas's choice) "
                     "or in [1, 32]");
-    // The chip picks the kernel recipe: the mma.sp kernels are the recipe
-    // of sm_80 and later (sm_90a included until it has its own).
+    // The chip bounds the kernel recipes: mma.sp runs on sm_80 and later,
+    // wgmma.sp on sm_90a (for float weights; the quantized kernels are
+    // mma.sp only).
     if (chip != "sm_80" && chip != "sm_90" && chip != "sm_90a")
       return reject("no spmm kernel recipe for chip '" + chip +
                     "' (sm_80, sm_90, sm_90a)");
+    if (recipe != "auto" && recipe != "mma-sp" && recipe != "wgmma-sp")
+      return reject("recipe '" + recipe + "' must be auto, mma-sp or wgmma-sp");
+    if (recipe == "wgmma-sp" && chip != "sm_90a")
+      return reject("recipe wgmma-sp needs chip sm_90a (wgmma.sp is an "
+                    "sm_90a instruction), got chip '" +
+                    chip + "'");
+    // auto: the recipe measured fastest. On the H200 the wgmma.sp kernels
+    // (a multistage ring, each pair's MMAs waited for before the next
+    // copy) reach 0.76-1.03x the mma.sp kernels' speed
+    // (bench/results/2026-12-02-h200-wgmma-sp.md), so auto is mma.sp.
+    bool wgmma = recipe == "wgmma-sp";
     kernel::TilingOptions options;
     options.blockRows = blockRows;
     options.warpRows = warpRows;
@@ -279,6 +297,14 @@ struct ChooseConfigPass
       std::optional<int64_t> groupSize =
           isa<SpmmOp>(op) ? cast<SpmmOp>(op).getGroupSize()
                           : cast<StorageSpmmOp>(op).getGroupSize();
+      bool integerWeight =
+          weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
+      if (wgmma && !integerWeight) {
+        op->setAttr("vnm.config",
+                    kernel::chooseWgmmaSpConfig(&getContext(), encoding.getV(),
+                                                encoding.getM(), options));
+        return;
+      }
       op->setAttr("vnm.config",
                   kernel::chooseSpmmConfig(&getContext(), encoding.getV(),
                                            encoding.getM(),

@@ -61,7 +61,7 @@ std::optional<Placement> placeTileOp(Operation *op, int64_t stages) {
     return Placement{stages - 1, 1};
   if (isa<WaitOp>(op))
     return Placement{stages, 2};
-  if (isa<LoadBOp, MmaSpOp, GroupScaleOp>(op))
+  if (isa<LoadBOp, MmaSpOp, WgmmaSpOp, GroupScaleOp>(op))
     return Placement{stages, 4};
   return std::nullopt;
 }

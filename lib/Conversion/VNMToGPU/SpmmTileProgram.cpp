@@ -43,6 +43,15 @@ struct TileTypes {
       // take two wavefronts, the least 256 bytes can.
       ring = RingType::get(context, cfg.stages, cfg.blockN, cfg.slotCols(),
                            cfg.rhsType, SwizzleAttr::get(context, 16, 8));
+    } else if (cfg.warpgroupMma) {
+      // The canonical 128-byte-swizzled MN-major layout wgmma.sp reads
+      // through a descriptor: 64-column blocks of all rows one after
+      // another, 16-byte chunks XOR-swizzled over 8 rows inside a block.
+      int64_t blocks =
+          cfg.blockN * cfg.rhsType.getIntOrFloatBitWidth() / 8 / 128;
+      ring = RingType::get(context, cfg.stages, SpmmKernelConfig::kSlotRows,
+                           cfg.blockN, cfg.rhsType,
+                           SwizzleAttr::get(context, 16, 8, 1, blocks));
     } else {
       // 16-byte chunks XOR-swizzled over 8 rows: the eight rows of an
       // ldmatrix phase fall into eight different bank groups.
@@ -53,26 +62,29 @@ struct TileTypes {
     int64_t chunksPerRow = ring.getRowBytes() / 16;
     copy = CopyLayoutAttr::get(context, cfg.threads(),
                                ring.getRows() * chunksPerRow / cfg.threads());
-    auto layout =
-        MmaLayoutAttr::get(context,
-                           cfg.isInteger() ? MmaGeometry::mma_sp_m16n8k64
-                                           : MmaGeometry::mma_sp_m16n8k32,
-                           cfg.warpsM, cfg.warpsN);
+    MmaGeometry geometry = cfg.warpgroupMma  ? MmaGeometry::wgmma_sp_m64nNk32
+                           : cfg.isInteger() ? MmaGeometry::mma_sp_m16n8k64
+                                             : MmaGeometry::mma_sp_m16n8k32;
+    auto layout = MmaLayoutAttr::get(context, geometry, cfg.warpsM, cfg.warpsN);
     // The gather of a K x N operand copies rows; that of a token-major
     // one selects bytes in load_b, for the lanes' B registers.
     colloc = ColLocType::get(context, SpmmKernelConfig::kSlotRows / 4,
                              cfg.tokenMajorRhs ? Attribute(layout)
                                                : Attribute(copy));
     a = SparseAType::get(context, cfg.blockM, 64, cfg.operandType(), layout);
-    b = BFragType::get(context, layout.getInstrK(), cfg.blockN,
-                       cfg.operandType(), layout);
+    // wgmma.sp reads B from the ring itself.
+    if (!cfg.warpgroupMma)
+      b = BFragType::get(context, layout.getInstrK(), cfg.blockN,
+                         cfg.operandType(), layout);
+    instrK = layout.getInstrK();
     Type accElement = cfg.isInteger() ? Type(IntegerType::get(context, 32))
                                       : Type(Float32Type::get(context));
     acc = AccType::get(context, cfg.blockM, cfg.blockN, accElement, layout);
   }
-  /// MMA steps per k-tile pair (64 columns of K): two m16n8k32, or one
-  /// m16n8k64.
-  int64_t stepsPerPair() const { return 64 / b.getRows(); }
+  int64_t instrK = 0;
+  /// MMA steps per k-tile pair (64 columns of K): two m16n8k32 or
+  /// m64nNk32, or one m16n8k64.
+  int64_t stepsPerPair() const { return 64 / instrK; }
 };
 
 struct KernelArguments {
@@ -156,7 +168,10 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
   };
   Value row = blockOffset(gpu::Dimension::y, cfg.blockM);
   Value col = blockOffset(gpu::Dimension::x, cfg.blockN);
-  Value ring = AllocRingOp::create(builder, loc, types.ring);
+  // wgmma's swizzle atoms (8 rows of 128 bytes) start on 1024-byte
+  // boundaries.
+  Value ring = AllocRingOp::create(builder, loc, types.ring,
+                                   cfg.warpgroupMma ? 1024 : 128);
   Value zero = ZeroOp::create(builder, loc, types.acc);
   // Per-group scales: the MMAs sum a group into `part`, which group_scale
   // folds into the accumulators at the group's last pair.
@@ -198,9 +213,20 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
         }
         Value a = LoadSparseAOp::create(b, loc, types.a, arg.values, arg.meta,
                                         row, pair, matrix);
-        WaitOp::create(b, loc, ring, b.getI64IntegerAttr(0));
+        WaitOp::create(b, loc, ring, b.getI64IntegerAttr(0),
+                       cfg.warpgroupMma ? b.getUnitAttr() : UnitAttr());
         Value sum = groupScales ? acc[1] : acc[0];
         for (int64_t kStep = 0; kStep < types.stepsPerPair(); ++kStep) {
+          if (cfg.warpgroupMma) {
+            // The pair's last MMA waits for both: the next pair's copy
+            // reuses a slot only after the wait's barrier.
+            int64_t last = types.stepsPerPair() - 1;
+            sum = WgmmaSpOp::create(
+                b, loc, types.acc, a, b.getI64IntegerAttr(kStep), ring, slot,
+                b.getI64IntegerAttr(kStep * types.instrK), sum,
+                b.getI64IntegerAttr(kStep == last ? 0 : 1));
+            continue;
+          }
           Value fragment = LoadBOp::create(
               b, loc, types.b, ring, slot,
               b.getI64IntegerAttr(kStep * types.b.getRows()),

@@ -45,12 +45,23 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
     return config.isInteger()
                ? "the GPU i8 spmm kernel reads rhs token-major"
                : "the GPU f16/bf16 spmm kernel reads rhs as K x N";
-  if ((config.blockM != 32 * config.warpsM &&
-       config.blockM != 64 * config.warpsM) ||
-      config.blockN != 128 || (config.warpsN != 2 && config.warpsN != 4) ||
-      (config.blockM != 64 && config.blockM != 128))
+  if (config.warpgroupMma) {
+    if (config.hasIntegerWeight())
+      return "the sm_90a wgmma.sp spmm kernel takes f16 or bf16 weights (the "
+             "quantized kernels run mma.sp: give them a "
+             "#vnm_gpu.mma_sp_tiling)";
+    if (config.blockM != 16 * config.warpsM || config.warpsN != 1 ||
+        (config.warpsM != 4 && config.warpsM != 8) || config.blockN != 128)
+      return "the sm_90a wgmma.sp spmm kernel supports 64 x 128 and 128 x 128 "
+             "block tiles of one or two warpgroups";
+  } else if ((config.blockM != 32 * config.warpsM &&
+              config.blockM != 64 * config.warpsM) ||
+             config.blockN != 128 ||
+             (config.warpsN != 2 && config.warpsN != 4) ||
+             (config.blockM != 64 && config.blockM != 128)) {
     return "the GPU spmm kernel supports 64 x 128 and 128 x 128 block tiles "
            "of 32- or 64-row warp tiles over 2 or 4 columns of warps";
+  }
   if (!blockRowsFitFormat(config.blockM, config.v, config.m))
     return "the GPU spmm kernel needs v to be a multiple of its " +
            std::to_string(config.blockM) +
@@ -97,4 +108,17 @@ vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v, int64_t m,
   return vnm_gpu::MmaSpTilingAttr::get(context, blockRows, 128,
                                        blockRows / warpRows, warpsN, stages,
                                        blocksPerSM);
+}
+
+vnm_gpu::WgmmaSpTilingAttr
+vnm::kernel::chooseWgmmaSpConfig(MLIRContext *context, int64_t v, int64_t m,
+                                 const TilingOptions &options) {
+  int64_t blockRows = options.blockRows;
+  if (!blockRows)
+    blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;
+  // Four stages of 16 KiB: each pair's MMAs are waited for before its slot
+  // is refilled, so the copies run further ahead than the mma.sp kernels'.
+  int64_t stages = options.stages ? options.stages : 4;
+  return vnm_gpu::WgmmaSpTilingAttr::get(context, blockRows, 128,
+                                         blockRows / 64, stages);
 }

@@ -85,6 +85,19 @@ struct SpmmKernelConfig {
   int64_t minBlocksPerSM = 0;
 
   int64_t threads() const { return 32 * warpsM * warpsN; }
+  /// The sm_90a kernel: one wgmma.sp m64nNk32 per warpgroup and K step, B
+  /// read from the ring through a descriptor (warps = [4 W, 1]).
+  bool warpgroupMma = false;
+  /// Takes the tiling of a #vnm_gpu.wgmma_sp_tiling.
+  void applyConfig(vnm_gpu::WgmmaSpTilingAttr config) {
+    warpgroupMma = true;
+    blockM = config.getBlockRows();
+    blockN = config.getBlockCols();
+    warpsM = 4 * config.getWarpgroups();
+    warpsN = 1;
+    stages = config.getStages();
+    minBlocksPerSM = 0;
+  }
   /// Takes the tiling of a #vnm_gpu.mma_sp_tiling.
   void applyConfig(vnm_gpu::MmaSpTilingAttr config) {
     blockM = config.getBlockRows();
@@ -135,6 +148,13 @@ struct TilingOptions {
 /// scaling epilogue or weight widening spills. With per-group scales
 /// (`groupScales`: a second set of accumulators) the warp tiles are 32 x 32
 /// (four columns of warps): at 32 x 64 they spill.
+/// The sm_90a tiling of a float (f16/bf16) weight: 64 rows per warpgroup,
+/// two warpgroups (128-row tiles, one gathered B tile for both) where the
+/// format allows, 128 columns, 4 stages; nonzero block rows and stages
+/// override it (the other options are the mma.sp kernels').
+vnm_gpu::WgmmaSpTilingAttr chooseWgmmaSpConfig(mlir::MLIRContext *context,
+                                               int64_t v, int64_t m,
+                                               const TilingOptions &options);
 vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v,
                                           int64_t m, bool quantized,
                                           bool groupScales,

@@ -6,6 +6,8 @@
 // RUN: not vnm-opt %s --vnm-choose-config="stages=7" 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not vnm-opt %s --vnm-choose-config="blocks-per-sm=-2" 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: not vnm-opt %s --vnm-choose-config="recipe=fastest" 2>&1 | FileCheck %s --check-prefix=RECIPE
+// RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90 recipe=wgmma-sp" 2>&1 | FileCheck %s --check-prefix=WGMMA
 // RUN: not vnm-opt %s --vnm-choose-config="blocks-per-sm=33" 2>&1 | FileCheck %s --check-prefix=BLOCKS
 
 // ROWS: error: vnm-choose-config: block-rows must be 0, 64 or 128
@@ -13,6 +15,8 @@
 // COLS: error: vnm-choose-config: warps-n must be 0, 2 or 4
 // STAGES: error: vnm-choose-config: stages must be 0 or in [2, 6]
 // BLOCKS: error: vnm-choose-config: blocks-per-sm must be -1 (choose), 0 (ptxas's choice) or in [1, 32]
+// RECIPE: error: vnm-choose-config: recipe 'fastest' must be auto, mma-sp or wgmma-sp
+// WGMMA: error: vnm-choose-config: recipe wgmma-sp needs chip sm_90a (wgmma.sp is an sm_90a instruction), got chip 'sm_90'
 // CHIP: error: vnm-choose-config: no spmm kernel recipe for chip 'sm_75' (sm_80, sm_90, sm_90a)
 !w = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 func.func @spmm(%w: !w, %x: tensor<256x64xf16>) -> tensor<1024x64xf32> {

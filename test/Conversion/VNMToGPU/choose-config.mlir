@@ -5,6 +5,12 @@
 // RUN: vnm-opt %s --vnm-choose-config="block-rows=64 warps-n=4 blocks-per-sm=2" | FileCheck %s --check-prefix=OPTIONS
 // RUN: vnm-opt %s --vnm-choose-config="blocks-per-sm=0" | FileCheck %s --check-prefix=PTXAS
 // RUN: vnm-opt %s --vnm-choose-config="warp-rows=64" | FileCheck %s --check-prefix=WARP64
+// sm_90a: mma.sp by default (recipe=auto, measured faster), the wgmma.sp
+// recipe for these f16 weights when asked for.
+// RUN: vnm-opt %s --vnm-choose-config=chip=sm_90a | FileCheck %s --check-prefix=DEFAULT
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=mma-sp" | FileCheck %s --check-prefix=DEFAULT
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp" | FileCheck %s --check-prefix=HOPPER
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp block-rows=64 stages=3" | FileCheck %s --check-prefix=HOPPER-OPTIONS
 
 !big = tensor<4096x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 !small = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
@@ -35,6 +41,16 @@
 // WARP64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [1, 2], stages = 3, blocks_per_sm = 4>
 // WARP64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // WARP64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
+
+// wgmma-sp: two warpgroups (128 rows) where the format allows, else one; a
+// config on the op is kept.
+// HOPPER-LABEL: func @spmms
+// HOPPER-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>
+// HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
+// HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
+// HOPPER-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>
+// HOPPER-OPTIONS-LABEL: func @spmms
+// HOPPER-OPTIONS-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 3>
 
 // blocks-per-sm=0 leaves the registers to ptxas.
 // PTXAS-LABEL: func @spmms

@@ -3,6 +3,8 @@
 // 16-bit class; load_sparse_a converts them to the f16 operands of the
 // m16n8k32 MMA, whose f32 sums the epilogue scales per row.
 // RUN: vnm-opt %s --vnm-choose-config --vnm-lower-to-gpu | FileCheck %s
+// The quantized kernels keep the mma.sp recipe when wgmma.sp is asked for.
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp" --vnm-lower-to-gpu | FileCheck %s
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 format=isa" | FileCheck %s --check-prefix=PTX
 
 // CHECK: vnm.launch_contracts = [{

@@ -816,3 +816,227 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// The wgmma.sp layout, swizzle column blocks and tiling
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{#vnm_gpu.mma (C2): wgmma_sp_m64nNk32 needs whole warpgroups of rows, warps = [4 W, 1], got [4, 2]}}
+func.func private @f() -> !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 2]>>
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.mma (C2): wgmma_sp_m64nNk32 needs whole warpgroups of rows, warps = [4 W, 1], got [2, 1]}}
+func.func private @f() -> !vnm_gpu.acc<32x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [2, 1]>>
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.swizzle (C4): column_blocks must be a power of two in [1, 16], got 3}}
+func.func private @f() -> !vnm_gpu.ring<3x64x192xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 3>>
+
+// -----
+
+// expected-error @+1 {{expected `rows` or `column_blocks` (in that order, each at most once), got `blocks`}}
+func.func private @f() -> !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, blocks = 2>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.ring (C4): a row of 256 bytes must hold whole 16-byte chunks and in each of its 4 column blocks whole swizzle spans of 128 bytes}}
+func.func private @f() -> !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 4>>
+
+// -----
+
+// A wgmma tile: one 16-row tile per warp (C3), at most 256 columns (C4).
+// expected-error @+1 {{!vnm_gpu.acc (C3): a 128x128 tile does not split into the layout's warp and instruction tiles (rows equal to 64, columns a multiple of 8)}}
+func.func private @f() -> !vnm_gpu.acc<128x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.acc (C4): wgmma_sp_m64nNk32 tiles have at most 256 columns (N of one wgmma), got 512}}
+func.func private @f() -> !vnm_gpu.acc<64x512xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.b_frag (C4): wgmma_sp_m64nNk32 reads B from shared memory (vnm_gpu.wgmma_sp), not from B fragments}}
+func.func private @f() -> !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.wgmma_sp_tiling (C1): warpgroups must be 1 or 2, got 3}}
+func.func private @f() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [192, 128], warpgroups = 3, stages = 4>}
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.wgmma_sp_tiling (C2): block[0] must be 64 rows per warpgroup (128), got 64}}
+func.func private @f() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 2, stages = 4>}
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.wgmma_sp_tiling (C3): block[1] must be 64, 128 or 256, got 96}}
+func.func private @f() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [64, 96], warpgroups = 1, stages = 4>}
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.wgmma_sp_tiling (C4): stages must be in [2, 6] and stages x block[1] at most 1024 (the ring within 128 KiB), got 5 stages of 256 columns}}
+func.func private @f() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [64, 256], warpgroups = 1, stages = 5>}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// alloc_ring alignment
+//===----------------------------------------------------------------------===//
+
+gpu.module @m {
+  gpu.func @k() kernel {
+    // expected-error @+1 {{'vnm_gpu.alloc_ring' op (C1): alignment must be a power of two in [16, 1024] bytes, got 2048}}
+    %r = vnm_gpu.alloc_ring {alignment = 2048 : i64} : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+    gpu.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// wgmma_sp
+//===----------------------------------------------------------------------===//
+
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 1]>>
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
+    %c = vnm_gpu.zero : !wacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C1): A and the accumulator must share one wgmma_sp_m64nNk32 layout}}
+    %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0), %c pending(0) : !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 1]>>, !wring, !wacc
+    gpu.return
+  }
+}
+
+// -----
+
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wring = !vnm_gpu.ring<3x64x128xbf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !wa
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
+    %c = vnm_gpu.zero : !wacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C2): a 64-row A and a ring of 128 columns of A's element type make the accumulator tile, got 64x128 from a ring of 'bf16'}}
+    %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0), %c pending(0) : !wa, !wring, !wacc
+    gpu.return
+  }
+}
+
+// -----
+
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !wa
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
+    %c = vnm_gpu.zero : !wacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C3): step must be in [0, 1], got 2}}
+    %d = vnm_gpu.wgmma_sp %a[2], %r[%s] offset(0), %c pending(0) : !wa, !wring, !wacc
+    gpu.return
+  }
+}
+
+// -----
+
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !wa
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
+    %c = vnm_gpu.zero : !wacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C4): offset must be a multiple of 8 with 32 rows of the 64-row slot from it, got 40}}
+    %d = vnm_gpu.wgmma_sp %a[1], %r[%s] offset(40), %c pending(0) : !wa, !wring, !wacc
+    gpu.return
+  }
+}
+
+// -----
+
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !wa
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
+    %c = vnm_gpu.zero : !wacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C5): the ring must have the canonical 128-byte-swizzled layout: 16-byte chunks, period 8, 128-byte column blocks, rows a multiple of 8}}
+    %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0), %c pending(0) : !wa, !wring, !wacc
+    gpu.return
+  }
+}
+
+// -----
+
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !wa
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
+    %c = vnm_gpu.zero : !wacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C6): pending must be 0 or 1, got 2}}
+    %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0), %c pending(2) : !wa, !wring, !wacc
+    gpu.return
+  }
+}
+
+// -----
+
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+gpu.module @m {
+  gpu.func @k(%s: i32, %y: memref<?xf32>, %n: i32) kernel {
+    %a = "test.a"() : () -> !wa
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
+    %c = vnm_gpu.zero : !wacc
+    // A result still running is read by the epilogue.
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C6): a result still running (pending = 1) may only be the accumulator of one vnm_gpu.wgmma_sp}}
+    %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0), %c pending(1) : !wa, !wring, !wacc
+    vnm_gpu.epilogue %d into %y[%s, %s] bounds(64, %n) ld(%n) : !wacc, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !wa
+    %r = vnm_gpu.alloc_ring : !wring
+    %c = vnm_gpu.zero : !wacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C7): the ring must come from a vnm_gpu.alloc_ring aligned to 1024 bytes (where the swizzle's 8-row atoms start)}}
+    %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0), %c pending(0) : !wa, !wring, !wacc
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+    // expected-error @+1 {{'vnm_gpu.load_b' op (C6): the ring's rows must be stored whole (column_blocks = 1), got 2 column blocks}}
+    %b = vnm_gpu.load_b %r[%s] offset(0) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>> -> !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    gpu.return
+  }
+}

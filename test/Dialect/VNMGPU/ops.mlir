@@ -154,3 +154,30 @@ gpu.module @groups {
     gpu.return
   }
 }
+
+// The sm_90a wgmma.sp steps: a 1024-byte-aligned ring in the canonical
+// layout (column blocks), a wait that fences for the async proxy, and a
+// pair's two MMAs, the first still running when the second is issued.
+// CHECK-LABEL: gpu.func @wgmma
+// CHECK: vnm_gpu.alloc_ring {alignment = 1024 : i64} : !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+// CHECK: vnm_gpu.wait %{{.*}} pending(2) async_proxy : !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+// CHECK: %[[S0:.*]] = vnm_gpu.wgmma_sp %{{.*}}[0], %{{.*}}[%{{.*}}] offset(0), %{{.*}} pending(1) : !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>, !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>, !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+// CHECK: vnm_gpu.wgmma_sp %{{.*}}[1], %{{.*}}[%{{.*}}] offset(32), %[[S0]] pending(0)
+// CHECK: func.func private @tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>, u = #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2, column_blocks = 2>}
+!wring = !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+gpu.module @wgmma {
+  gpu.func @wgmma(%v: memref<?xf16>, %meta: memref<?xi32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
+    %a = vnm_gpu.load_sparse_a %v, %meta[%i, %i]
+        {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        : memref<?xf16>, memref<?xi32> -> !wa
+    vnm_gpu.wait %r pending(2) async_proxy : !wring
+    %z = vnm_gpu.zero : !wacc
+    %s0 = vnm_gpu.wgmma_sp %a[0], %r[%i] offset(0), %z pending(1) : !wa, !wring, !wacc
+    %s1 = vnm_gpu.wgmma_sp %a[1], %r[%i] offset(32), %s0 pending(0) : !wa, !wring, !wacc
+    gpu.return
+  }
+}
+func.func private @tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>, u = #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2, column_blocks = 2>}

@@ -6,6 +6,7 @@
 
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
+#include "mlir/IR/DialectImplementation.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -24,6 +25,13 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#vnm_gpu.mma (C1): warps must be positive and at "
                           "most 32 in all (1024 threads), got ["
                        << warpsM << ", " << warpsN << "]";
+  // wgmma.sp is issued by whole warpgroups (four consecutive warps), each
+  // covering 64 rows by all the tile's columns.
+  if (geometry == MmaGeometry::wgmma_sp_m64nNk32 &&
+      (warpsM % 4 != 0 || warpsN != 1))
+    return emitError() << "#vnm_gpu.mma (C2): wgmma_sp_m64nNk32 needs whole "
+                          "warpgroups of rows, warps = [4 W, 1], got ["
+                       << warpsM << ", " << warpsN << "]";
   return success();
 }
 
@@ -41,7 +49,7 @@ int64_t MmaLayoutAttr::getOperandBits() const {
 
 LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t chunkBytes, int64_t period,
-                                  int64_t rowsPerPhase) {
+                                  int64_t rowsPerPhase, int64_t columnBlocks) {
   if (chunkBytes < 4 || chunkBytes > 128 || !llvm::isPowerOf2_64(chunkBytes))
     return emitError() << "#vnm_gpu.swizzle (C1): chunk must be a power of two "
                           "in [4, 128] bytes, got "
@@ -55,15 +63,66 @@ LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#vnm_gpu.swizzle (C3): rows must be a power of "
                           "two in [1, 16], got "
                        << rowsPerPhase;
+  if (columnBlocks < 1 || columnBlocks > 16 ||
+      !llvm::isPowerOf2_64(columnBlocks))
+    return emitError() << "#vnm_gpu.swizzle (C4): column_blocks must be a "
+                          "power of two in [1, 16], got "
+                       << columnBlocks;
   return success();
 }
 
+/// `<chunk = C, period = P[, rows = Q][, column_blocks = B]>`.
+Attribute SwizzleAttr::parse(AsmParser &parser, Type) {
+  int64_t chunk = 0, period = 0, rows = 1, blocks = 1;
+  if (parser.parseLess() || parser.parseKeyword("chunk") ||
+      parser.parseEqual() || parser.parseInteger(chunk) ||
+      parser.parseComma() || parser.parseKeyword("period") ||
+      parser.parseEqual() || parser.parseInteger(period))
+    return {};
+  bool seenRows = false, seenBlocks = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    if (key == "rows" && !seenRows && !seenBlocks) {
+      seenRows = true;
+      if (parser.parseInteger(rows))
+        return {};
+    } else if (key == "column_blocks" && !seenBlocks) {
+      seenBlocks = true;
+      if (parser.parseInteger(blocks))
+        return {};
+    } else {
+      parser.emitError(at) << "expected `rows` or `column_blocks` (in that "
+                              "order, each at most once), got `"
+                           << key << "`";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<SwizzleAttr>(parser.getContext(), chunk, period,
+                                        rows, blocks);
+}
+
+void SwizzleAttr::print(AsmPrinter &printer) const {
+  printer << "<chunk = " << getChunkBytes() << ", period = " << getPeriod();
+  if (getRowsPerPhase() != 1)
+    printer << ", rows = " << getRowsPerPhase();
+  if (getColumnBlocks() != 1)
+    printer << ", column_blocks = " << getColumnBlocks();
+  printer << ">";
+}
+
 int64_t SwizzleAttr::getByteOffset(int64_t row, int64_t byteInRow,
-                                   int64_t rowBytes) const {
-  int64_t chunk = byteInRow / getChunkBytes();
+                                   int64_t rowBytes, int64_t rows) const {
+  int64_t blockBytes = rowBytes / getColumnBlocks();
+  int64_t block = byteInRow / blockBytes, inBlock = byteInRow % blockBytes;
+  int64_t chunk = inBlock / getChunkBytes();
   int64_t swizzled = chunk ^ (row / getRowsPerPhase() % getPeriod());
-  return row * rowBytes + swizzled * getChunkBytes() +
-         byteInRow % getChunkBytes();
+  return block * rows * blockBytes + row * blockBytes +
+         swizzled * getChunkBytes() + inBlock % getChunkBytes();
 }
 
 //===----------------------------------------------------------------------===//
@@ -127,3 +186,41 @@ int64_t MmaSpTilingAttr::getBlockThreads() const {
   return 32 * getWarpsM() * getWarpsN();
 }
 int64_t MmaSpTilingAttr::getRingStages() const { return getStages(); }
+
+//===----------------------------------------------------------------------===//
+// WgmmaSpTilingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+WgmmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          int64_t blockRows, int64_t blockCols,
+                          int64_t warpgroups, int64_t stages) {
+  if (warpgroups != 1 && warpgroups != 2)
+    return emitError() << "#vnm_gpu.wgmma_sp_tiling (C1): warpgroups must be "
+                          "1 or 2, got "
+                       << warpgroups;
+  if (blockRows != 64 * warpgroups)
+    return emitError() << "#vnm_gpu.wgmma_sp_tiling (C2): block[0] must be 64 "
+                          "rows per warpgroup ("
+                       << 64 * warpgroups << "), got " << blockRows;
+  // N of one wgmma.sp m64nNk32; the ring's rows split into whole 128-byte
+  // (64-column) blocks of the swizzled layout.
+  if (blockCols != 64 && blockCols != 128 && blockCols != 256)
+    return emitError() << "#vnm_gpu.wgmma_sp_tiling (C3): block[1] must be "
+                          "64, 128 or 256, got "
+                       << blockCols;
+  // A stage holds 64 gathered rows of block[1] f16 columns (8-32 KiB).
+  if (stages < 2 || stages > 6 || stages * blockCols > 1024)
+    return emitError() << "#vnm_gpu.wgmma_sp_tiling (C4): stages must be in "
+                          "[2, 6] and stages x block[1] at most 1024 (the "
+                          "ring within 128 KiB), got "
+                       << stages << " stages of " << blockCols << " columns";
+  return success();
+}
+
+int64_t WgmmaSpTilingAttr::getTileRows() const { return getBlockRows(); }
+int64_t WgmmaSpTilingAttr::getTileCols() const { return getBlockCols(); }
+int64_t WgmmaSpTilingAttr::getBlockThreads() const {
+  return 128 * getWarpgroups();
+}
+int64_t WgmmaSpTilingAttr::getRingStages() const { return getStages(); }

@@ -7,6 +7,8 @@
 
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 using namespace mlir;
@@ -90,7 +92,21 @@ LogicalResult verifyCopyCoversSlot(Operation *op, StringRef constraint,
 } // namespace
 
 LogicalResult AllocRingOp::verify() {
+  int64_t alignment = getAlignment();
+  if (alignment < 16 || alignment > 1024 || !llvm::isPowerOf2_64(alignment))
+    return emitOpError("(C1): alignment must be a power of two in [16, 1024] "
+                       "bytes, got ")
+           << alignment;
   return verifyInKernel(*this, std::nullopt);
+}
+
+bool AllocRingOp::isDynamic() {
+  return getRing().getType().getTotalBytes() > kMaxStaticSharedBytes;
+}
+
+int64_t AllocRingOp::getReservedBytes() {
+  int64_t bytes = getRing().getType().getTotalBytes();
+  return isDynamic() && getAlignment() > 128 ? bytes + getAlignment() : bytes;
 }
 
 LogicalResult LoadColLocOp::verify() {
@@ -198,6 +214,11 @@ LogicalResult LoadSparseAOp::verify() {
 LogicalResult LoadBOp::verify() {
   RingType ring = getRing().getType();
   BFragType result = getResult().getType();
+  // ldmatrix addresses whole rows; column blocks are wgmma's layout.
+  if (ring.getSwizzle().getColumnBlocks() != 1)
+    return emitOpError("(C6): the ring's rows must be stored whole "
+                       "(column_blocks = 1), got ")
+           << ring.getSwizzle().getColumnBlocks() << " column blocks";
   if (failed(verifyElementType(*this, "C1", "the result",
                                result.getElementType(), ring.getElementType())))
     return failure();
@@ -258,6 +279,59 @@ LogicalResult MmaSpOp::verify() {
     return emitOpError("(C3): step must be in [0, ")
            << steps - 1 << "], got " << step;
   return verifyInKernel(*this, acc.getLayout().getThreads());
+}
+
+LogicalResult WgmmaSpOp::verify() {
+  SparseAType a = getA().getType();
+  AccType acc = getAcc().getType();
+  RingType ring = getRing().getType();
+  MmaLayoutAttr layout = acc.getLayout();
+  if (a.getLayout() != layout || !layout.isWarpgroupMma())
+    return emitOpError("(C1): A and the accumulator must share one "
+                       "wgmma_sp_m64nNk32 layout");
+  if (a.getRows() != acc.getRows() || ring.getCols() != acc.getCols() ||
+      ring.getElementType() != a.getElementType())
+    return emitOpError("(C2): a ")
+           << a.getRows() << "-row A and a ring of " << ring.getCols()
+           << " columns of A's element type make the accumulator tile, got "
+           << acc.getRows() << "x" << acc.getCols() << " from a ring of "
+           << ring.getElementType();
+  int64_t steps = a.getCols() / layout.getInstrK();
+  int64_t step = getStepAttr().getInt();
+  if (step < 0 || step >= steps)
+    return emitOpError("(C3): step must be in [0, ")
+           << steps - 1 << "], got " << step;
+  int64_t offset = getOffsetAttr().getInt();
+  if (offset < 0 || offset % 8 != 0 ||
+      offset + layout.getInstrK() > ring.getRows())
+    return emitOpError("(C4): offset must be a multiple of 8 with ")
+           << layout.getInstrK() << " rows of the " << ring.getRows()
+           << "-row slot from it, got " << offset;
+  SwizzleAttr swizzle = ring.getSwizzle();
+  if (swizzle.getChunkBytes() != 16 || swizzle.getPeriod() != 8 ||
+      swizzle.getRowsPerPhase() != 1 ||
+      ring.getRowBytes() != 128 * swizzle.getColumnBlocks() ||
+      ring.getRows() % 8 != 0)
+    return emitOpError("(C5): the ring must have the canonical "
+                       "128-byte-swizzled layout: 16-byte chunks, period 8, "
+                       "128-byte column blocks, rows a multiple of 8");
+  int64_t pending = getPendingAttr().getInt();
+  if (pending != 0 && pending != 1)
+    return emitOpError("(C6): pending must be 0 or 1, got ") << pending;
+  if (pending == 1 && (!getResult().hasOneUse() ||
+                       !isa<WgmmaSpOp>(*getResult().getUsers().begin()) ||
+                       getResult().getUses().begin()->getOperandNumber() !=
+                           cast<WgmmaSpOp>(*getResult().getUsers().begin())
+                               .getAccMutable()
+                               .getOperandNumber()))
+    return emitOpError("(C6): a result still running (pending = 1) may only "
+                       "be the accumulator of one vnm_gpu.wgmma_sp");
+  auto alloc = getRing().getDefiningOp<AllocRingOp>();
+  if (!alloc || alloc.getAlignment() < 1024)
+    return emitOpError("(C7): the ring must come from a vnm_gpu.alloc_ring "
+                       "aligned to 1024 bytes (where the swizzle's 8-row "
+                       "atoms start)");
+  return verifyInKernel(*this, layout.getThreads());
 }
 
 LogicalResult EpilogueOp::verify() {

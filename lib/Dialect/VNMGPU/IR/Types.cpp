@@ -53,6 +53,16 @@ LogicalResult verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
   if (rows <= 0 || cols <= 0)
     return emitError() << name << " (C1): the tile must be non-empty, got "
                        << rows << "x" << cols;
+  // One wgmma.sp covers a warpgroup's 64 rows by all the tile's columns:
+  // each warp holds exactly one 16-row tile, and N is at most 256.
+  if (layout.isWarpgroupMma()) {
+    exactRows = true;
+    if (cols > 256)
+      return emitError() << name
+                         << " (C4): wgmma_sp_m64nNk32 tiles have at "
+                            "most 256 columns (N of one wgmma), got "
+                         << cols;
+  }
   bool eightBit = layout.getOperandBits() == 8;
   bool elementFits =
       isAccumulator
@@ -120,11 +130,15 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "!vnm_gpu.ring (C4): a row of " << cols
                        << " elements does not fit int64_t bytes";
   int64_t swizzleSpan = swizzle.getChunkBytes() * swizzle.getPeriod();
-  if (*rowBytes % 16 != 0 || *rowBytes % swizzleSpan != 0)
-    return emitError() << "!vnm_gpu.ring (C4): a row of " << *rowBytes
-                       << " bytes must hold whole 16-byte chunks and whole "
-                          "swizzle spans of "
-                       << swizzleSpan << " bytes";
+  int64_t blocks = swizzle.getColumnBlocks();
+  if (*rowBytes % 16 != 0 || *rowBytes % (swizzleSpan * blocks) != 0) {
+    InFlightDiagnostic diag = emitError()
+                              << "!vnm_gpu.ring (C4): a row of " << *rowBytes
+                              << " bytes must hold whole 16-byte chunks and ";
+    if (blocks > 1)
+      diag << "in each of its " << blocks << " column blocks ";
+    return diag << "whole swizzle spans of " << swizzleSpan << " bytes";
+  }
   return success();
 }
 
@@ -211,6 +225,10 @@ LogicalResult SparseAType::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult BFragType::verify(function_ref<InFlightDiagnostic()> emitError,
                                 int64_t rows, int64_t cols, Type element,
                                 MmaLayoutAttr layout) {
+  if (layout.isWarpgroupMma())
+    return emitError() << "!vnm_gpu.b_frag (C4): wgmma_sp_m64nNk32 reads B "
+                          "from shared memory (vnm_gpu.wgmma_sp), not from "
+                          "B fragments";
   return verifyTileShape(emitError, "!vnm_gpu.b_frag", rows, cols, element,
                          layout, /*isAccumulator=*/false, layout.getInstrK(),
                          layout.getWarpsN() * layout.getInstrN(),

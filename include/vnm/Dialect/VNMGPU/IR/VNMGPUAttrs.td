@@ -21,9 +21,10 @@ class VNMGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 
 def VNMGPU_MmaSpM16N8K32 : I32EnumAttrCase<"mma_sp_m16n8k32", 0>;
 def VNMGPU_MmaSpM16N8K64 : I32EnumAttrCase<"mma_sp_m16n8k64", 1>;
+def VNMGPU_WgmmaSpM64NNK32 : I32EnumAttrCase<"wgmma_sp_m64nNk32", 2>;
 def VNMGPU_MmaGeometry : I32EnumAttr<"MmaGeometry",
     "sparse MMA instruction shape",
-    [VNMGPU_MmaSpM16N8K32, VNMGPU_MmaSpM16N8K64]> {
+    [VNMGPU_MmaSpM16N8K32, VNMGPU_MmaSpM16N8K64, VNMGPU_WgmmaSpM64NNK32]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::vnm::vnm_gpu";
 }
@@ -34,13 +35,19 @@ def VNMGPU_MmaLayoutAttr : VNMGPU_Attr<"MmaLayout", "mma"> {
     The layout of the fragment and accumulator values of a block tile: the
     sparse MMA instruction (`mma_sp_m16n8k32`: `mma.sp::ordered_metadata`
     m16n8k32 with f16/bf16 operands and f32 accumulators; `mma_sp_m16n8k64`:
-    m16n8k64 with s8 operands and s32 accumulators) and the grid of warps
+    m16n8k64 with s8 operands and s32 accumulators; `wgmma_sp_m64nNk32`:
+    `wgmma.mma_async.sp` m64nNk32 of sm_90a, f16/bf16 operands, f32
+    accumulators, N the tile's columns) and the grid of warps
     (`warps = [rows, columns]`) that splits the tile into equal warp tiles.
     Inside a warp tile, m16 x n8 instruction tiles are held in the lane
-    order of the PTX ISA (../docs/gpu.md, "Fragment layouts").
+    order of the PTX ISA (../docs/gpu.md, "Fragment layouts"). A
+    `wgmma.sp` warpgroup's four warps hold 16 rows each in the `mma.sp`
+    m16n8k32 layout (docs/hopper.md), so its layout is `warps = [4 W, 1]`
+    for W warpgroups, with warp tiles of 16 rows.
 
     ```mlir
     #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>
+    #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>
     ```
   }];
   let parameters = (ins EnumParameter<VNMGPU_MmaGeometry>:$geometry,
@@ -56,6 +63,11 @@ def VNMGPU_MmaLayoutAttr : VNMGPU_Attr<"MmaLayout", "mma"> {
     int64_t getInstrK() const;
     /// Bits of one operand element (16 for f16/bf16, 8 for s8).
     int64_t getOperandBits() const;
+    /// Whether the MMA is a warpgroup's wgmma.mma_async.sp (B read from
+    /// shared memory through a descriptor, not from registers).
+    bool isWarpgroupMma() const {
+      return getGeometry() == MmaGeometry::wgmma_sp_m64nNk32;
+    }
   }];
 }
 
@@ -64,7 +76,13 @@ def VNMGPU_SwizzleAttr : VNMGPU_Attr<"Swizzle", "swizzle"> {
   let description = [{
     Chunk `c` (of `chunk` bytes) of row `r` of a shared tile is stored at
     chunk `c ^ ((r / rows) % period)`; `period = 1` is no swizzle, and
-    `rows` (default 1) is how many consecutive rows share one XOR term. With
+    `rows` (default 1) is how many consecutive rows share one XOR term.
+    With `column_blocks = B` (default 1) a row's bytes are split into B
+    equal blocks and each block of all the tile's rows is stored
+    contiguously, one after another (the swizzle acts inside a block): with
+    128-byte blocks, 16-byte chunks and a period of 8 this is the canonical
+    128-byte-swizzled MN-major layout that `wgmma` reads through a
+    descriptor (docs/hopper.md). With
     16-byte chunks and a period of 8, the eight 128-byte-or-longer rows one
     `ldmatrix` phase reads fall into eight different bank groups; 64-byte
     rows (two per 128 bytes) take a period of 4 over pairs of rows
@@ -73,24 +91,27 @@ def VNMGPU_SwizzleAttr : VNMGPU_Attr<"Swizzle", "swizzle"> {
     ```mlir
     #vnm_gpu.swizzle<chunk = 16, period = 8>
     #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>
+    #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>
     ```
   }];
   let parameters = (ins "int64_t":$chunkBytes, "int64_t":$period,
-                        DefaultValuedParameter<"int64_t", "1">:$rowsPerPhase);
-  let assemblyFormat = [{
-    `<` `chunk` `=` $chunkBytes `,` `period` `=` $period
-    (`,` `rows` `=` $rowsPerPhase^)? `>`
-  }];
+                        DefaultValuedParameter<"int64_t", "1">:$rowsPerPhase,
+                        DefaultValuedParameter<"int64_t", "1">:$columnBlocks);
+  let hasCustomAssemblyFormat = 1;
   let builders = [
     AttrBuilder<(ins "int64_t":$chunkBytes, "int64_t":$period), [{
-      return $_get($_ctxt, chunkBytes, period, 1);
+      return $_get($_ctxt, chunkBytes, period, 1, 1);
+    }]>,
+    AttrBuilder<(ins "int64_t":$chunkBytes, "int64_t":$period,
+                     "int64_t":$rowsPerPhase), [{
+      return $_get($_ctxt, chunkBytes, period, rowsPerPhase, 1);
     }]>
   ];
   let extraClassDeclaration = [{
-    /// Byte offset of byte `byteInRow` of row `row` in a tile of
-    /// `rowBytes`-byte rows.
-    int64_t getByteOffset(int64_t row, int64_t byteInRow,
-                          int64_t rowBytes) const;
+    /// Byte offset of byte `byteInRow` of row `row` in a tile of `rows`
+    /// rows of `rowBytes` bytes.
+    int64_t getByteOffset(int64_t row, int64_t byteInRow, int64_t rowBytes,
+                          int64_t rows) const;
   }];
 }
 
@@ -136,6 +157,30 @@ def VNMGPU_MmaSpTilingAttr : VNMGPU_Attr<"MmaSpTiling", "mma_sp_tiling",
     `<` `block` `=` `[` $blockRows `,` $blockCols `]` `,` `warps` `=` `[`
     $warpsM `,` $warpsN `]` `,` `stages` `=` $stages `,` `blocks_per_sm` `=`
     $blocksPerSM `>`
+  }];
+}
+
+def VNMGPU_WgmmaSpTilingAttr : VNMGPU_Attr<"WgmmaSpTiling", "wgmma_sp_tiling",
+    [DeclareAttrInterfaceMethods<VNM_KernelTilingAttrInterface>]> {
+  let summary = "tiling of the sm_90a wgmma.sp spmm kernel";
+  let description = [{
+    The recipe of the `wgmma.mma_async.sp` spmm kernels (sm_90a), as
+    `vnm.config`: a block tile of `block` rows and columns computed by
+    `warpgroups` warpgroups of 64 rows each (one `wgmma.sp` m64nNk32 with
+    N = the block's columns per K step), and a ring of `stages` slots
+    filled by the block's threads with `cp.async` in the canonical
+    128-byte-swizzled layout the MMA's descriptor names. See docs/spec.md
+    (section 5) and docs/hopper.md.
+
+    ```mlir
+    #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$blockRows, "int64_t":$blockCols,
+                        "int64_t":$warpgroups, "int64_t":$stages);
+  let assemblyFormat = [{
+    `<` `block` `=` `[` $blockRows `,` $blockCols `]` `,` `warpgroups` `=`
+    $warpgroups `,` `stages` `=` $stages `>`
   }];
 }
 

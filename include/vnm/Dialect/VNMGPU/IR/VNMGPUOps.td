@@ -25,16 +25,25 @@ def VNMGPU_AllocRingOp : VNMGPU_Op<"alloc_ring", [MemoryEffects<[MemAlloc]>]> {
   let summary = "the block's shared-memory ring";
   let description = [{
     Reserves the ring in the block's shared memory (static up to 48 KiB,
-    dynamic beyond). Its contents are undefined until a copy into a slot
-    has landed.
+    dynamic beyond), its first slot aligned to `alignment` bytes (default
+    128; the canonical 128-byte-swizzled layout of `vnm_gpu.wgmma_sp` needs
+    1024). Its contents are undefined until a copy into a slot has landed.
 
     ```mlir
     %ring = vnm_gpu.alloc_ring
         : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
     ```
   }];
+  let arguments = (ins DefaultValuedAttr<I64Attr, "128">:$alignment);
   let results = (outs VNMGPU_RingType:$ring);
   let assemblyFormat = "attr-dict `:` qualified(type($ring))";
+  let extraClassDeclaration = [{
+    /// Whether the ring lives in dynamic shared memory.
+    bool isDynamic();
+    /// Shared-memory bytes the ring takes: a dynamic ring aligned beyond
+    /// 128 bytes is aligned at run time, in `alignment` more bytes.
+    int64_t getReservedBytes();
+  }];
 }
 
 def VNMGPU_LoadColLocOp : VNMGPU_Op<"load_colloc", [MemoryEffects<[MemRead]>]> {
@@ -129,12 +138,21 @@ def VNMGPU_WaitOp : VNMGPU_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
     slots are visible to all of them and every read of a slot issued before
     the wait has finished before a copy issued after it overwrites the slot.
 
+    With `async_proxy` the landed slots are read by the tensor cores'
+    asynchronous proxy (`vnm_gpu.wgmma_sp`): each thread also fences its
+    copies for that proxy before the barrier.
+
     ```mlir
     vnm_gpu.wait %ring pending(1) : !ring
+    vnm_gpu.wait %ring pending(2) async_proxy : !ring
     ```
   }];
-  let arguments = (ins VNMGPU_RingType:$ring, I64Attr:$pending);
-  let assemblyFormat = "$ring `pending` `(` $pending `)` attr-dict `:` qualified(type($ring))";
+  let arguments = (ins VNMGPU_RingType:$ring, I64Attr:$pending,
+                   UnitAttr:$asyncProxy);
+  let assemblyFormat = [{
+    $ring `pending` `(` $pending `)` (`async_proxy` $asyncProxy^)? attr-dict
+    `:` qualified(type($ring))
+  }];
 }
 
 def VNMGPU_LoadSparseAOp : VNMGPU_Op<"load_sparse_a",
@@ -216,6 +234,36 @@ def VNMGPU_MmaSpOp : VNMGPU_Op<"mma_sp",
   let assemblyFormat = [{
     $a `[` $step `]` `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b))
     `,` qualified(type($acc))
+  }];
+}
+
+def VNMGPU_WgmmaSpOp : VNMGPU_Op<"wgmma_sp",
+    [MemoryEffects<[MemRead]>, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "a warpgroup sparse MMA of one K step, B read from a ring slot";
+  let description = [{
+    `result = acc + A[:, step] * B`, where `A[:, step]` is k-tile `step`
+    of the pair `a` holds (which also picks the metadata selector) and B is
+    rows `offset` .. `offset + 31` of slot `slot` (K rows by all of the
+    slot's columns): one `wgmma.mma_async.sp` m64nNk32 per warpgroup of the
+    layout, N the tile's columns, B read through a descriptor of the ring's
+    canonical layout (docs/hopper.md). The MMA runs asynchronously: the op
+    returns once at most `pending` of the thread's MMA groups are still
+    running, so a result with `pending = 1` may only feed the next
+    `vnm_gpu.wgmma_sp`, which accumulates into the same registers.
+
+    ```mlir
+    %acc1 = vnm_gpu.wgmma_sp %a[0], %ring[%slot] offset(0), %acc0 pending(1)
+        : !sparse_a, !ring, !acc
+    ```
+  }];
+  let arguments = (ins VNMGPU_SparseAType:$a, I64Attr:$step,
+                   VNMGPU_RingType:$ring, I32:$slot, I64Attr:$offset,
+                   VNMGPU_AccType:$acc, I64Attr:$pending);
+  let results = (outs VNMGPU_AccType:$result);
+  let assemblyFormat = [{
+    $a `[` $step `]` `,` $ring `[` $slot `]` `offset` `(` $offset `)` `,`
+    $acc `pending` `(` $pending `)` attr-dict `:` qualified(type($a)) `,`
+    qualified(type($ring)) `,` qualified(type($acc))
   }];
 }
 
