@@ -46,7 +46,7 @@ def program(rows, cols, v, m, dtype, out, acc, bias, act):
 
 def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                 blocks_per_sm, warp_rows=0, stages=0, chip="sm_90",
-                recipe="auto"):
+                recipe="auto", block_cols=0):
     name = case_matrix.case_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
@@ -55,6 +55,7 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
         f.write(program(*key))
     subprocess.run([vnm_opt, src, "-o", os.devnull,
                     f"--vnm-lower-to-nvvm-pipeline=chip={chip} recipe={recipe} "
+                    f"block-cols={block_cols} "
                     f"features=+ptx85 "
                     f"format=isa block-rows={block_rows} warp-rows={warp_rows} "
                     f"warps-n={warps_n} stages={stages} "
@@ -92,6 +93,8 @@ def main():
     ap.add_argument("--recipe", default="auto",
                     choices=("auto", "mma-sp", "wgmma-sp"),
                     help="the kernel recipe (wgmma-sp: sm_90a only)")
+    ap.add_argument("--block-cols", type=int, default=0,
+                    help="forwarded to the pipeline (wgmma-sp: 128 or 256; 0: the heuristic)")
     ap.add_argument("--block-rows", type=int, default=0,
                     help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--warp-rows", type=int, default=0,
@@ -117,11 +120,13 @@ def main():
             lambda k: compile_one(args.vnm_opt, ptxas, kernels_dir, k,
                                   args.block_rows, args.warps_n,
                                   args.blocks_per_sm, args.warp_rows,
-                                  args.stages, args.chip, args.recipe),
+                                  args.stages, args.chip, args.recipe,
+                                  args.block_cols),
             keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels},
                 "chip": args.chip, "recipe": args.recipe,
+                "block_cols": args.block_cols,
                 "block_rows": args.block_rows, "warp_rows": args.warp_rows,
                 "stages": args.stages,
                 "warps_n": args.warps_n, "blocks_per_sm": args.blocks_per_sm}

@@ -36,6 +36,11 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       *this, "block-rows",
       llvm::cl::desc("Rows of Y per thread block (64, 128; 0 chooses)"),
       llvm::cl::init(0)};
+  Option<int64_t> blockCols{
+      *this, "block-cols",
+      llvm::cl::desc("Columns of Y per thread block of the wgmma.sp kernels "
+                     "(128, 256; 0 chooses)"),
+      llvm::cl::init(0)};
   Option<int64_t> warpRows{
       *this, "warp-rows",
       llvm::cl::desc("Rows of a warp tile (32, 64; 0 chooses)"),
@@ -71,14 +76,14 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
                                      int64_t blockRows, int64_t warpRows,
                                      int64_t warpsN, int64_t stages,
                                      int64_t blocksPerSM, StringRef dumpDir,
-                                     StringRef recipe) {
+                                     StringRef recipe, int64_t blockCols) {
   std::string text = llvm::formatv(
       "canonicalize,"
       "vnm-expand-storage,"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
-      "stages={8} blocks-per-sm={6} recipe={9}},"
+      "stages={8} blocks-per-sm={6} recipe={9} block-cols={10}},"
       "vnm-lower-to-gpu,"
       "vnm-pipeline-kernels,"
       "gpu.module(convert-vnm-gpu-to-nvvm,loop-invariant-code-motion,cse,"
@@ -88,7 +93,7 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
       "gpu-module-to-binary{{format={3}}",
       chip, features, optLevel, format, blockRows, warpsN, blocksPerSM,
-      warpRows, stages, recipe);
+      warpRows, stages, recipe, blockCols);
   if (!dumpDir.empty())
     text += ("," + llvm::Twine("vnm-dump-kernels{output-dir=") + dumpDir + "}")
                 .str();
@@ -138,7 +143,8 @@ void vnm::registerNVVMPipeline() {
         std::string text = getNVVMPipelineText(
             options.chip, options.features, options.format, options.optLevel,
             options.blockRows, options.warpRows, options.warpsN, options.stages,
-            options.blocksPerSM, options.dumpDir, options.recipe);
+            options.blocksPerSM, options.dumpDir, options.recipe,
+            options.blockCols);
         std::string parseErrors;
         llvm::raw_string_ostream errorStream(parseErrors);
         if (failed(parsePassPipeline(text, pm, errorStream)))

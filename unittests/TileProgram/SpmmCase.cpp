@@ -27,6 +27,8 @@ std::string SpmmCase::name() const {
     text += "_pitch";
   if (chip != "sm_90")
     text += "_" + chip;
+  if (blockCols)
+    text += "_c" + std::to_string(blockCols);
   switch (source) {
   case ProgramSource::Generated:
     break;
@@ -214,6 +216,25 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       cases.push_back(c);
     }
     ++hopper;
+  }
+  // 256-column wgmma.sp tiles (m64n256k32), one and two warpgroups.
+  for (int i = 0; i < 2; ++i) {
+    SpmmCase c;
+    c.chip = "sm_90a";
+    c.blockCols = 256;
+    c.v = i ? 128 : 64;
+    c.m = i ? 16 : 8;
+    c.stages = 3;
+    c.blockRows = i ? 128 : 64;
+    c.element = i ? "bf16" : "f16";
+    c.result = results[i + 1];
+    c.bias = i == 1;
+    c.activation = activations[2 * i];
+    c.rows = 201 + 53 * i;
+    c.cols = 16 * c.m * 3 + 8 * c.m + 5;
+    c.n = 300 + 61 * i;
+    c.source = ProgramSource::Generated;
+    cases.push_back(c);
   }
   return cases;
 }

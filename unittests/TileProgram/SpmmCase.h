@@ -44,6 +44,8 @@ struct SpmmCase {
   /// The chip vnm-choose-config tiles for: sm_90a runs the wgmma.sp recipe
   /// (recipe=wgmma-sp; block rows and stages apply, warp options not).
   std::string chip = "sm_90";
+  /// Columns per block tile of the wgmma.sp kernels (0: the default 128).
+  int64_t blockCols = 0;
   /// Weight-only kernels: per-group weight scales over groups of this many
   /// K columns (0: per-row scales).
   int64_t groupSize = 0;

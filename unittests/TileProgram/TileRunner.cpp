@@ -207,16 +207,17 @@ vnm::tile_test::buildTileProgram(const SpmmCase &c) {
   auto module = parse(spmmModule(c), log);
   if (!module)
     return module.takeError();
-  if (llvm::Error error =
-          runPipeline(**module,
-                      "vnm-choose-config{chip=" + c.chip +
-                          (c.chip == "sm_90a" ? " recipe=wgmma-sp" : "") +
-                          " block-rows=" + std::to_string(c.blockRows) +
-                          " warp-rows=" + std::to_string(c.warpRows) +
-                          " warps-n=" + std::to_string(c.warpsN) +
-                          " stages=" + std::to_string(c.stages) +
-                          "},vnm-lower-to-gpu,vnm-pipeline-kernels",
-                      log))
+  if (llvm::Error error = runPipeline(
+          **module,
+          "vnm-choose-config{chip=" + c.chip +
+              (c.chip == "sm_90a" ? " recipe=wgmma-sp" : "") +
+              (c.blockCols ? " block-cols=" + std::to_string(c.blockCols)
+                           : std::string()) +
+              " block-rows=" + std::to_string(c.blockRows) +
+              " warp-rows=" + std::to_string(c.warpRows) + " warps-n=" +
+              std::to_string(c.warpsN) + " stages=" + std::to_string(c.stages) +
+              "},vnm-lower-to-gpu,vnm-pipeline-kernels",
+          log))
     return std::move(error);
   return print(**module);
 }

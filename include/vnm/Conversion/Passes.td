@@ -149,8 +149,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     and sm_90 and for the quantized kernels everywhere;
     `#vnm_gpu.wgmma_sp_tiling<...>` for f16/bf16 weights on sm_90a with
     `recipe=wgmma-sp`: one or two warpgroups of 64 rows (two where the
-    format allows 128-row tiles), 128 columns, 4 stages, with `block-rows`
-    and `stages` as overrides; `recipe=auto` takes the recipe measured
+    format allows 128-row tiles), 128 columns, 4 stages, with `block-rows`,
+    `block-cols` and `stages` as overrides; `recipe=auto` takes the recipe measured
     fastest, mma.sp on every chip today) on every `vnm.spmm` and
     `vnm.storage.spmm` that has none: 128-row block tiles when V is a
     multiple of 128 or M = 4 (every group keeps its four columns, so a tile
@@ -170,6 +170,9 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "chip: mma.sp on every chip today, bench/results/"
            "2026-12-02-h200-wgmma-sp.md), mma-sp, or wgmma-sp (sm_90a; "
            "f16/bf16 weights, the quantized kernels keep mma.sp)">,
+    Option<"blockCols", "block-cols", "int64_t", /*default=*/"0",
+           "Columns of Y per thread block of the wgmma.sp kernels: 128, "
+           "256, or 0 to choose (the mma.sp kernels have 128)">,
     Option<"blockRows", "block-rows", "int64_t", /*default=*/"0",
            "Rows of Y per thread block: 64, 128, or 0 to choose">,
     Option<"warpRows", "warp-rows", "int64_t", /*default=*/"0",

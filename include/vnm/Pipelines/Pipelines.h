@@ -20,7 +20,8 @@ std::string getNVVMPipelineText(llvm::StringRef chip, llvm::StringRef features,
                                 int64_t blockRows, int64_t warpRows,
                                 int64_t warpsN, int64_t stages,
                                 int64_t blocksPerSM, llvm::StringRef dumpDir,
-                                llvm::StringRef recipe = "auto");
+                                llvm::StringRef recipe = "auto",
+                                int64_t blockCols = 0);
 
 /// Registers `vnm-lower-to-nvvm-pipeline`.
 void registerNVVMPipeline();

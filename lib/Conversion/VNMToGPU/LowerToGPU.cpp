@@ -246,6 +246,11 @@ struct ChooseConfigPass
     };
     if (blockRows != 0 && blockRows != 64 && blockRows != 128)
       return reject("block-rows must be 0, 64 or 128");
+    if (blockCols != 0 && blockCols != 128 && blockCols != 256)
+      return reject("block-cols must be 0, 128 or 256");
+    if (blockCols == 256 && recipe != "wgmma-sp")
+      return reject("block-cols=256 needs recipe=wgmma-sp (the mma.sp "
+                    "kernels have 128-column block tiles)");
     if (warpsN != 0 && warpsN != 2 && warpsN != 4)
       return reject("warps-n must be 0, 2 or 4");
     if (warpRows != 0 && warpRows != 32 && warpRows != 64)
@@ -275,6 +280,7 @@ struct ChooseConfigPass
     bool wgmma = recipe == "wgmma-sp";
     kernel::TilingOptions options;
     options.blockRows = blockRows;
+    options.blockCols = blockCols;
     options.warpRows = warpRows;
     options.warpsN = warpsN;
     options.stages = stages;

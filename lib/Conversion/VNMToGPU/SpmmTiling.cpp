@@ -51,9 +51,10 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
              "quantized kernels run mma.sp: give them a "
              "#vnm_gpu.mma_sp_tiling)";
     if (config.blockM != 16 * config.warpsM || config.warpsN != 1 ||
-        (config.warpsM != 4 && config.warpsM != 8) || config.blockN != 128)
-      return "the sm_90a wgmma.sp spmm kernel supports 64 x 128 and 128 x 128 "
-             "block tiles of one or two warpgroups";
+        (config.warpsM != 4 && config.warpsM != 8) ||
+        (config.blockN != 128 && config.blockN != 256))
+      return "the sm_90a wgmma.sp spmm kernel supports 64- and 128-row block "
+             "tiles (one or two warpgroups) of 128 or 256 columns";
   } else if ((config.blockM != 32 * config.warpsM &&
               config.blockM != 64 * config.warpsM) ||
              config.blockN != 128 ||
@@ -118,7 +119,8 @@ vnm::kernel::chooseWgmmaSpConfig(MLIRContext *context, int64_t v, int64_t m,
     blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;
   // Four stages of 16 KiB: each pair's MMAs are waited for before its slot
   // is refilled, so the copies run further ahead than the mma.sp kernels'.
-  int64_t stages = options.stages ? options.stages : 4;
-  return vnm_gpu::WgmmaSpTilingAttr::get(context, blockRows, 128,
+  int64_t blockCols = options.blockCols ? options.blockCols : 128;
+  int64_t stages = options.stages ? options.stages : blockCols == 256 ? 3 : 4;
+  return vnm_gpu::WgmmaSpTilingAttr::get(context, blockRows, blockCols,
                                          blockRows / 64, stages);
 }

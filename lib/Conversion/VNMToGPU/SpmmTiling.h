@@ -130,7 +130,8 @@ bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
 
 /// Tiling asked for by pass options; 0 (-1 for blocksPerSM) chooses.
 struct TilingOptions {
-  int64_t blockRows = 0, warpRows = 0, warpsN = 0, stages = 0, blocksPerSM = -1;
+  int64_t blockRows = 0, blockCols = 0, warpRows = 0, warpsN = 0, stages = 0,
+          blocksPerSM = -1;
 };
 
 /// The tiling vnm-choose-config gives a matrix in the V:N:M format;
@@ -150,8 +151,9 @@ struct TilingOptions {
 /// (four columns of warps): at 32 x 64 they spill.
 /// The sm_90a tiling of a float (f16/bf16) weight: 64 rows per warpgroup,
 /// two warpgroups (128-row tiles, one gathered B tile for both) where the
-/// format allows, 128 columns, 4 stages; nonzero block rows and stages
-/// override it (the other options are the mma.sp kernels').
+/// format allows, 128 columns (m64n128k32), 4 stages (3 of 32 KiB at 256
+/// columns); nonzero block rows, block columns and stages override it (the
+/// other options are the mma.sp kernels').
 vnm_gpu::WgmmaSpTilingAttr chooseWgmmaSpConfig(mlir::MLIRContext *context,
                                                int64_t v, int64_t m,
                                                const TilingOptions &options);

@@ -7,6 +7,8 @@
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not vnm-opt %s --vnm-choose-config="blocks-per-sm=-2" 2>&1 | FileCheck %s --check-prefix=BLOCKS
 // RUN: not vnm-opt %s --vnm-choose-config="recipe=fastest" 2>&1 | FileCheck %s --check-prefix=RECIPE
+// RUN: not vnm-opt %s --vnm-choose-config="block-cols=96" 2>&1 | FileCheck %s --check-prefix=BLOCK-COLS
+// RUN: not vnm-opt %s --vnm-choose-config="block-cols=256" 2>&1 | FileCheck %s --check-prefix=COLS-MMA
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90 recipe=wgmma-sp" 2>&1 | FileCheck %s --check-prefix=WGMMA
 // RUN: not vnm-opt %s --vnm-choose-config="blocks-per-sm=33" 2>&1 | FileCheck %s --check-prefix=BLOCKS
 
@@ -15,6 +17,8 @@
 // COLS: error: vnm-choose-config: warps-n must be 0, 2 or 4
 // STAGES: error: vnm-choose-config: stages must be 0 or in [2, 6]
 // BLOCKS: error: vnm-choose-config: blocks-per-sm must be -1 (choose), 0 (ptxas's choice) or in [1, 32]
+// BLOCK-COLS: error: vnm-choose-config: block-cols must be 0, 128 or 256
+// COLS-MMA: error: vnm-choose-config: block-cols=256 needs recipe=wgmma-sp (the mma.sp kernels have 128-column block tiles)
 // RECIPE: error: vnm-choose-config: recipe 'fastest' must be auto, mma-sp or wgmma-sp
 // WGMMA: error: vnm-choose-config: recipe wgmma-sp needs chip sm_90a (wgmma.sp is an sm_90a instruction), got chip 'sm_90'
 // CHIP: error: vnm-choose-config: no spmm kernel recipe for chip 'sm_75' (sm_80, sm_90, sm_90a)

@@ -11,6 +11,7 @@
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=mma-sp" | FileCheck %s --check-prefix=DEFAULT
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp" | FileCheck %s --check-prefix=HOPPER
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp block-rows=64 stages=3" | FileCheck %s --check-prefix=HOPPER-OPTIONS
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp block-cols=256" | FileCheck %s --check-prefix=HOPPER-256
 
 !big = tensor<4096x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 !small = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
@@ -49,6 +50,10 @@
 // HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
 // HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // HOPPER-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>
+// 256 columns: 3 stages of 32 KiB by default.
+// HOPPER-256-LABEL: func @spmms
+// HOPPER-256-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 3>
+// HOPPER-256: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 256], warpgroups = 1, stages = 3>
 // HOPPER-OPTIONS-LABEL: func @spmms
 // HOPPER-OPTIONS-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 3>
 
