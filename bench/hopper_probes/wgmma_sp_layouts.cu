@@ -39,23 +39,30 @@ template <int N> struct F16Op {
   }
 };
 
+/// Copies the B tile's shared-memory image (as the layout under test lays
+/// it out) to the 1024-byte-aligned start of the dynamic shared memory and
+/// fences it for the MMA's async proxy; returns its shared address.
+__device__ uint32_t loadSharedImage(const uint4 *image, int chunks) {
+  extern __shared__ uint8_t smemRaw[];
+  uint8_t *smem = reinterpret_cast<uint8_t *>(
+      (reinterpret_cast<uintptr_t>(smemRaw) + 1023) & ~uintptr_t(1023));
+  for (int i = threadIdx.x; i < chunks; i += 128)
+    reinterpret_cast<uint4 *>(smem)[i] = image[i];
+  fenceProxyAsync();
+  __syncthreads();
+  return sharedAddress(smem);
+}
+
 // Steps K steps; Pair: step s uses selector s and metadata word 0.
 template <int N, int Sel, int TransB, int Steps, bool Pair>
 __global__ void __launch_bounds__(128)
     f16Probe(const uint32_t *aRegs, const uint32_t *meta, const uint4 *bImage,
              int bChunks, uint64_t descFields, int2 stepOffsets, float *d) {
-  extern __shared__ uint8_t smemRaw[];
-  uint8_t *smem = reinterpret_cast<uint8_t *>(
-      (reinterpret_cast<uintptr_t>(smemRaw) + 1023) & ~uintptr_t(1023));
   int tid = threadIdx.x;
-  for (int i = tid; i < bChunks; i += 128)
-    reinterpret_cast<uint4 *>(smem)[i] = bImage[i];
-  fenceProxyAsync();
-  __syncthreads();
+  uint32_t base = loadSharedImage(bImage, bChunks);
   float acc[N / 2];
   for (int i = 0; i < N / 2; ++i)
     acc[i] = 0.f;
-  uint32_t base = sharedAddress(smem);
   int offsets[2] = {stepOffsets.x, stepOffsets.y};
   wgmmaFence();
 #pragma unroll
@@ -81,18 +88,11 @@ template <int N>
 __global__ void __launch_bounds__(128)
     s8Probe(const uint32_t *aRegs, const uint32_t *meta, const uint4 *bImage,
             int bChunks, uint64_t descFields, int2 stepOffsets, int32_t *d) {
-  extern __shared__ uint8_t smemRaw[];
-  uint8_t *smem = reinterpret_cast<uint8_t *>(
-      (reinterpret_cast<uintptr_t>(smemRaw) + 1023) & ~uintptr_t(1023));
   int tid = threadIdx.x;
-  for (int i = tid; i < bChunks; i += 128)
-    reinterpret_cast<uint4 *>(smem)[i] = bImage[i];
-  fenceProxyAsync();
-  __syncthreads();
+  uint32_t base = loadSharedImage(bImage, bChunks);
   int32_t acc[N / 2];
   for (int i = 0; i < N / 2; ++i)
     acc[i] = 0;
-  uint32_t base = sharedAddress(smem);
   int offsets[2] = {stepOffsets.x, stepOffsets.y};
   wgmmaFence();
 #pragma unroll

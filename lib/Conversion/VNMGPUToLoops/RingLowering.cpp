@@ -197,18 +197,27 @@ LogicalResult vnm::gpu_loops::lowerWait(vnm_gpu::WaitOp op,
   return success();
 }
 
+/// The slot index `slot` of a read of `ring` by `op`: checks that the
+/// slot's copy has landed and marks the slot read (so that a copy into it
+/// before the next wait is caught).
+static Value readSlot(CodeGen &cg, const RingBuffers &ring, Value slot,
+                      Operation *op) {
+  Value index = slotIndex(cg, ring, slot, op);
+  cg.check(cg.eq(stateEntry(cg, ring, index),
+                 cg.integer(cg.builder().getI64Type(), RingBuffers::kNoCopy)),
+           describeFailure(op, "reads a ring slot whose copy has not landed "
+                               "(no vnm_gpu.wait since the copy leaves it "
+                               "pending)"));
+  setState(cg, ring, cg.add(index, cg.index(ring.readFlags())), 1);
+  return index;
+}
+
 LogicalResult vnm::gpu_loops::lowerLoadB(vnm_gpu::LoadBOp op,
                                          const TileStorage &storage) {
   OpBuilder b(op);
   CodeGen cg(b, op.getLoc());
   const RingBuffers &ring = storage.ringOf(op.getRing());
-  Value slot = slotIndex(cg, ring, op.getSlot(), op);
-  cg.check(cg.eq(stateEntry(cg, ring, slot),
-                 cg.integer(b.getI64Type(), RingBuffers::kNoCopy)),
-           describeFailure(op, "reads a ring slot whose copy has not landed "
-                               "(no vnm_gpu.wait since the copy leaves it "
-                               "pending)"));
-  setState(cg, ring, cg.add(slot, cg.index(ring.readFlags())), 1);
+  Value slot = readSlot(cg, ring, op.getSlot(), op);
   Value result = storage.bufferOf(op.getResult());
   int64_t offset = op.getOffsetAttr().getInt();
   bool transposed = op.getKContiguous();
@@ -244,13 +253,7 @@ LogicalResult vnm::gpu_loops::lowerWgmmaSp(vnm_gpu::WgmmaSpOp op,
   CodeGen cg(b, op.getLoc());
   Location loc = op.getLoc();
   const RingBuffers &ring = storage.ringOf(op.getRing());
-  Value slot = slotIndex(cg, ring, op.getSlot(), op);
-  cg.check(cg.eq(stateEntry(cg, ring, slot),
-                 cg.integer(b.getI64Type(), RingBuffers::kNoCopy)),
-           describeFailure(op, "reads a ring slot whose copy has not landed "
-                               "(no vnm_gpu.wait since the copy leaves it "
-                               "pending)"));
-  setState(cg, ring, cg.add(slot, cg.index(ring.readFlags())), 1);
+  Value slot = readSlot(cg, ring, op.getSlot(), op);
   Value a = storage.bufferOf(op.getA());
   Value acc = storage.bufferOf(op.getAcc());
   Value result = storage.bufferOf(op.getResult());
