@@ -275,8 +275,9 @@ struct ChooseConfigPass
                     chip + "'");
     // auto: the recipe measured fastest. On the H200 the wgmma.sp kernels
     // (a multistage ring, each pair's MMAs waited for before the next
-    // copy) reach 0.76-1.03x the mma.sp kernels' speed
-    // (bench/results/2026-12-02-h200-wgmma-sp.md), so auto is mma.sp.
+    // copy) trail the mma.sp kernels at 128 columns and beat them at 2:4
+    // and 2:8 only with 256 columns, which spill and lose at small N
+    // (bench/results/2026-12-02-h200-recipes-same-run/), so auto is mma.sp.
     bool wgmma = recipe == "wgmma-sp";
     kernel::TilingOptions options;
     options.blockRows = blockRows;

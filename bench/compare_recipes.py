@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Compares kernel recipes timed in one GPU run, case by case.
+
+Takes the results.csv of device_bench.py for each build (LABEL=PATH, the
+first is the baseline), all timed in the same session so that cuBLAS and
+the clocks are the same for each, and prints a markdown table per (V, M):
+each build's speedup over cuBLAS at N = 4096 and the median ratio of each
+build's speedup to the baseline's, at N = 4096 and over all N.
+
+  python3 bench/compare_recipes.py mma.sp=run/build-sm90/results.csv \\
+      wgmma.sp-128=run/build-sm90a/results.csv \\
+      wgmma.sp-256=run/build-sm90a-256/results.csv
+"""
+
+import argparse
+import collections
+import csv
+import sys
+
+
+def median(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2] if ordered else float("nan")
+
+
+def span(values):
+    return f"{min(values):.2f}-{max(values):.2f}x" if values else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("builds", nargs="+", metavar="LABEL=RESULTS_CSV")
+    args = ap.parse_args()
+    labels, runs = [], []
+    for item in args.builds:
+        label, _, path = item.partition("=")
+        if not path:
+            ap.error(f"expected LABEL=RESULTS_CSV, got {item!r}")
+        labels.append(label)
+        with open(path, newline="") as f:
+            runs.append({row["case"]: row for row in csv.DictReader(f)})
+    wrong = [(label, case) for label, run in zip(labels, runs)
+             for case, row in run.items() if row["correct"] != "True"]
+    if wrong:
+        print(f"incorrect cases, not compared: {wrong}", file=sys.stderr)
+    groups = collections.defaultdict(list)
+    for case, base in runs[0].items():
+        if not all(case in run and run[case]["correct"] == "True"
+                   for run in runs):
+            continue
+        speedups = [float(run[case]["speedup_vs_cublas"]) for run in runs]
+        groups[(int(base["v"]), int(base["m"]))].append(
+            (speedups, int(base["n"])))
+    header = ["V", "M", "cases"] + [f"{label} (N = 4096)" for label in labels]
+    for label in labels[1:]:
+        header += [f"{label} / {labels[0]} (N = 4096)",
+                   f"{label} / {labels[0]} (all N)"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for (v, m) in sorted(groups, key=lambda key: (key[1], key[0])):
+        cases = groups[(v, m)]
+        big = [s for s, n in cases if n == 4096]
+        cells = [str(v), str(m), str(len(cases))]
+        cells += [span([s[i] for s in big]) for i in range(len(labels))]
+        for i in range(1, len(labels)):
+            cells.append(f"{median([s[i] / s[0] for s in big]):.2f}"
+                         if big else "-")
+            cells.append(f"{median([s[i] / s[0] for s, _ in cases]):.2f}")
+        print("| " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
