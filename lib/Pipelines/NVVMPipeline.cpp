@@ -84,6 +84,7 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "function-boundary-type-conversion=identity-layout-map},"
       "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
       "stages={8} blocks-per-sm={6} recipe={9} block-cols={10}},"
+      "vnm-fold-transposed-rhs,"
       "vnm-lower-to-gpu,"
       "vnm-pipeline-kernels,"
       "gpu.module(convert-vnm-gpu-to-nvvm,loop-invariant-code-motion,cse,"

@@ -62,7 +62,8 @@ class SpmmKernel:
         self.dtype = contract["element_type"]
         self.result_type = contract["result_type"]
         # Quantized kernels: rhs's element type (i8, or f16/bf16 under a
-        # dequantized weight), its layout (token-major x[N][K] for i8) and
+        # dequantized weight), its layout (token-major x[N][K] for i8 and
+        # for f16/bf16 kernels compiled from a transposed x) and
         # the fragment class of the weight.
         self.rhs_type = contract.get("rhs_type", self.dtype)
         self.token_major = contract.get("rhs_layout") == "token_major"
@@ -146,10 +147,12 @@ class SpmmKernel:
                  bias=None, input_scales=None, stream=None):
         """out[:, :n] = act(W rhs[:, :n] (+ out) (+ bias)) on the GPU.
 
-        `rhs` is K x ldb (ldb a multiple of 8), or for the token-major i8
-        kernels N' x ldb holding x[N][K] (N' >= n tokens, ldb >= K a
-        multiple of 16, with `input_scales` the n per-token f32 scales when
-        the kernel dequantizes); `out` is R x ldc, ldc a multiple of 8.
+        `rhs` is K x ldb (ldb a multiple of 8), or for the token-major
+        kernels (the contract's rhs_layout; i8 always) N' x ldb holding
+        x[N][K] (N' >= n tokens, ldb >= K with 16-byte rows: a multiple of
+        16 for i8, of 8 for f16/bf16; with `input_scales` the n per-token
+        f32 scales when the kernel dequantizes); `out` is R x ldc, ldc a
+        multiple of 8.
         Cupy arrays or any object with __cuda_array_interface__,
         C-contiguous."""
         cupy = _cupy()
@@ -157,10 +160,12 @@ class SpmmKernel:
         ldb, ldc = rhs.shape[1], out.shape[1]
         if self.token_major:
             n = rhs.shape[0] if n is None else n
+            # 16-byte rows: 16 i8 or 8 f16/bf16 elements.
+            pitch = 16 if self.rhs_type == "i8" else 8
             rhs_checks = [
-                (ldb >= self.cols and ldb % 16 == 0,
+                (ldb >= self.cols and ldb % pitch == 0,
                  f"a token-major rhs has rows of ldb >= K = {self.cols} elements, "
-                 f"a multiple of 16 (got {ldb})"),
+                 f"a multiple of {pitch} (got {ldb})"),
                 (0 < n <= min(rhs.shape[0], ldc),
                  f"n = {n} does not fit {rhs.shape[0]} tokens and ldc = {ldc}"),
             ]

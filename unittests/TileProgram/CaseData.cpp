@@ -118,7 +118,7 @@ uint32_t ElementBuffer::poisonBits() const {
 
 CaseData::CaseData(const SpmmCase &c)
     : fragValues(c.weightType(), 0),
-      rhs(c.element, (c.integer() ? c.n : c.cols) * c.ldb()),
+      rhs(c.element, (c.tokenMajorRhs() ? c.n : c.cols) * c.ldb()),
       out(c.result, c.rows * c.ldc() + c.ldc() + 64), bias(c.result, c.rows) {
   guardElements = out.size() - c.rows * c.ldc();
 }
@@ -195,7 +195,7 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
   // ldb; the padding's poison (-128) is read where a 16-byte chunk
   // straddles K, and A's zero padding must cancel it.
   auto rhsIndex = [&](int64_t k, int64_t j) {
-    return c.integer() ? j * c.ldb() + k : k * c.ldb() + j;
+    return c.tokenMajorRhs() ? j * c.ldb() + k : k * c.ldb() + j;
   };
   for (int64_t i = 0; i < data.rhs.size(); ++i)
     data.rhs.setBits(i, data.rhs.poisonBits());

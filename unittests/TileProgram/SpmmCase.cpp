@@ -23,6 +23,8 @@ std::string SpmmCase::name() const {
           std::to_string(n) + "_b" + std::to_string(blockRows) + "_w" +
           std::to_string(warpRows) + "x" + std::to_string(warpsN) + "_s" +
           std::to_string(stages);
+  if (tokenMajor)
+    text += "_tokenmajor";
   if (extraLdb || extraLdc)
     text += "_pitch";
   if (chip != "sm_90")
@@ -187,6 +189,44 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       // pairs (16 M and 32 M columns), the last one ragged.
       c.groupSize = 16 * w.m * (1 + i);
       c.cols += 16 * w.m;
+      cases.push_back(c);
+    }
+    ++index;
+  }
+  // f16/bf16 rhs read token-major (x[N][K]): M = 4 copies each token's K
+  // values, M = 8 copies its groups whole and selects the kept values in
+  // load_b; float and dequantized weights, K a multiple of 8.
+  struct TokenMajor {
+    const char *weight, *element;
+    int64_t v, m;
+  };
+  const TokenMajor tokenMajor[] = {{"", "f16", 16, 4},   {"", "bf16", 128, 4},
+                                   {"", "f16", 64, 8},   {"", "bf16", 128, 8},
+                                   {"i8", "f16", 64, 8}, {"i4", "bf16", 64, 4}};
+  index = 0;
+  for (const TokenMajor &t : tokenMajor) {
+    for (int i = 0; i < 2; ++i) {
+      SpmmCase c;
+      c.tokenMajor = true;
+      c.v = t.v;
+      c.m = t.m;
+      c.weight = t.weight;
+      c.element = t.element;
+      c.result = results[(i + index) % 3];
+      c.stages = 2 + (i + 2 * index) % 5;
+      c.blockRows =
+          i == 0 && (t.m == 4 || t.v % 128 == 0) && !*t.weight ? 128 : 64;
+      c.warpRows = (i + index) % 2 ? 64 : 32;
+      c.warpsN = i == 1 ? 4 : 2;
+      c.accumulate = i == 1;
+      c.bias = i == 0;
+      c.activation = activations[(i + index) % 3];
+      c.rows = 140 + 31 * i + 17 * index;
+      c.cols = 16 * t.m * (pairs[(i + index) % 5] - 1) + 8 * t.m + 8 * i;
+      c.n = 90 + 35 * i + 11 * index;
+      if (i == 1)
+        c.extraLdb = 8;
+      c.source = ProgramSource::Generated;
       cases.push_back(c);
     }
     ++index;

@@ -56,7 +56,12 @@ struct SpmmCase {
   int64_t extraLdb = 0, extraLdc = 0;
   ProgramSource source = ProgramSource::HandPipelined;
 
+  /// f16/bf16 rhs read token-major, x[N][K] (K a multiple of 8); the i8
+  /// kernels always read it so.
+  bool tokenMajor = false;
+
   bool integer() const { return element == "i8"; }
+  bool tokenMajorRhs() const { return integer() || tokenMajor; }
   const std::string &weightType() const {
     return weight.empty() ? element : weight;
   }
@@ -66,10 +71,12 @@ struct SpmmCase {
   /// scales only, the weight packed in the 16-bit fragment class.
   bool weightOnly() const { return !integer() && weightType() != element; }
   /// B's row pitch: over N for K x N (f16, bf16), over K for the
-  /// token-major x[N][K] (i8, 16-byte rows).
+  /// token-major x[N][K] (16-byte rows).
   int64_t ldb() const {
-    return integer() ? (cols + 15) / 16 * 16 + extraLdb
-                     : (n + 7) / 8 * 8 + extraLdb;
+    if (integer())
+      return (cols + 15) / 16 * 16 + extraLdb;
+    return tokenMajor ? (cols + 7) / 8 * 8 + extraLdb
+                      : (n + 7) / 8 * 8 + extraLdb;
   }
   int64_t ldc() const { return (n + 7) / 8 * 8 + extraLdc; }
   /// A name usable as a GoogleTest parameter name and on a command line.

@@ -149,11 +149,11 @@ std::string spmmModule(const SpmmCase &c) {
                              std::to_string(groups) + "x4xi8>";
   const std::string meta = "memref<" + std::to_string(c.rows) + "x" +
                            std::to_string(2 * groups) + "xi8>";
-  // i8: token-major activations, the K x N view of an x[N][K].
+  // Token-major activations (i8 always): the K x N view of an x[N][K].
   const std::string rhs =
       "memref<" + std::to_string(c.cols) + "x?x" + c.element +
-      (c.integer() ? ", strided<[1, " + std::to_string(c.ldb()) + "]>>"
-                   : std::string(">"));
+      (c.tokenMajorRhs() ? ", strided<[1, " + std::to_string(c.ldb()) + "]>>"
+                         : std::string(">"));
   const std::string weightScales =
       "memref<" + std::to_string(c.rows) +
       (c.groupSize ? "x" + std::to_string(c.scaleGroups()) : std::string()) +

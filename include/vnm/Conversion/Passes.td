@@ -190,6 +190,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "chooses (16 warps per multiprocessor, 8 with 64-row warp "
            "tiles)">
   ];
+  // The tiling attributes it sets.
+  let dependentDialects = ["::vnm::vnm_gpu::VNMGPUDialect"];
 }
 
 def ConvertVNMGPUToLoops : Pass<"convert-vnm-gpu-to-loops", "mlir::ModuleOp"> {
@@ -226,6 +228,36 @@ def ConvertVNMGPUToLoops : Pass<"convert-vnm-gpu-to-loops", "mlir::ModuleOp"> {
     "::mlir::func::FuncDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
   ];
+}
+
+def VNMFoldTransposedRhs : Pass<"vnm-fold-transposed-rhs", "mlir::ModuleOp"> {
+  let summary = "Let spmm kernels read activations token-major instead of "
+                "through a transposed copy";
+  let description = [{
+    A linear layer `y = x W^T` reaches `vnm.spmm` as W times the transpose
+    of the activations `x[N][K]`: `vnm-sparsify` writes a
+    `linalg.transpose`, and bufferization makes it a copy of x into a fresh
+    K x N buffer. The kernels that read rhs token-major (K contiguous: the
+    i8 kernels always, the f16/bf16 `mma.sp` kernels at M = 4 and 8 with K a
+    multiple of 8) take x as it is. On memrefs (after bufferization and
+    `vnm-choose-config`, whose tiling decides the kernel), this pass
+    replaces such a copy by `memref.transpose` of x (a view with strides
+    [1, pitch], no data moved) when
+
+    * the copy is a `memref.alloc` that only the `linalg.transpose` writes
+      (permutation [1, 0]) and only `vnm.storage.spmm` ops read, as rhs,
+      later in the same block (deallocations of it are removed);
+    * every such spmm's kernel reads the view token-major (the same checks
+      as `vnm-lower-to-gpu`);
+    * no op between the copy and its last reader may write memory that x
+      may share (function arguments may alias each other; fresh
+      allocations alias nothing else).
+
+    Otherwise the copy stays and the kernel reads it as K x N. The launch
+    contract's `rhs_layout` says which the kernel reads.
+    `vnm-lower-to-nvvm-pipeline` runs it after `vnm-choose-config`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def VNMDumpKernels : Pass<"vnm-dump-kernels", "mlir::ModuleOp"> {

@@ -159,10 +159,24 @@ LogicalResult vnm::gpu_loops::lowerCopyTile(vnm_gpu::CopyTileOp op,
   Value rowBound = cg.toIndex(op.getRowBound());
   Type element = ring.type.getElementType();
   std::string outOfBounds = describeFailure(op, "reads src out of bounds");
+  // As the GPU copies: 16-byte chunks, each read whole when it starts
+  // before `cols` (a chunk that straddles `cols` reads src's row up to its
+  // end, inside `ld`) and zeros otherwise, or past the row bound.
+  int64_t chunkElements = 16 / ring.type.getElementBytes();
   cg.forEach({ring.type.getRows(), ring.type.getCols()}, [&](ValueRange iv) {
-    Value value =
-        loadCopied(cg, op.getSrc(), cg.add(row, iv[0]), rowBound,
-                   cg.add(col, iv[1]), cols, ld, element, outOfBounds);
+    Value k = cg.add(row, iv[0]);
+    Value column = cg.add(col, iv[1]);
+    Value chunkStart =
+        cg.add(col, cg.mul(cg.divu(iv[1], cg.index(chunkElements)),
+                           cg.index(chunkElements)));
+    Value inside = cg.logicalAnd(cg.ult(chunkStart, cols), cg.ult(k, rowBound));
+    Value value = cg.ifElse(
+        inside, element,
+        [&] {
+          return cg.loadChecked(op.getSrc(), cg.add(cg.mul(k, ld), column),
+                                outOfBounds);
+        },
+        [&] { return cg.zero(element); });
     cg.store(value, ring.shadow, {slot, iv[0], iv[1]});
   });
   finishCopy(cg, ring, slot);

@@ -7,8 +7,9 @@
 // are zero-filled with a 0-byte source, which reads nothing. The copies of
 // one op form one commit group.
 //
-// Column-locs spread as 8-bit B fragments (the token-major gather, which
-// load_b performs) become prmt selectors.
+// Column-locs spread as B fragments (the token-major gather, which load_b
+// performs) become prmt selectors (8-bit) or each lane's pairs of kept
+// columns (16-bit).
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,17 +114,22 @@ struct LoadColLocLowering : OpConversionPattern<LoadColLocOp> {
     return success();
   }
 
-  /// Spread as 8-bit B fragments: lane l reads groups 16 pair + 4 j + l mod
-  /// 4 and keeps each as the prmt selector of its kept bytes.
+  /// Spread as B fragments. 8-bit: lane l reads groups 16 pair + 4 j + l
+  /// mod 4 and keeps each as the prmt selector of its kept bytes. 16-bit:
+  /// lane l reads groups 16 pair + 2 j + (l mod 4) / 2, j < 8, of which its
+  /// B registers take kept columns 2 (l mod 2) and 2 (l mod 2) + 1; word r
+  /// holds those two offsets of groups j = 2 r (bytes 0, 1) and 2 r + 1
+  /// (bytes 2, 3).
   LogicalResult
   lowerSpreadAsFragments(LoadColLocOp op, OneToNOpAdaptor adaptor,
                          ConversionPatternRewriter &rewriter) const {
     ColLocType type = op.getResult().getType();
     EncodingAttr encoding = getVNMEncoding(op.getMatrix());
-    if (encoding.getM() != 8)
+    bool eightBit = type.getMmaLayout().getOperandBits() == 8;
+    if (eightBit && encoding.getM() != 8)
       return rewriter.notifyMatchFailure(
-          op, "column-locs spread as B fragments select from 8-byte groups "
-              "(M = 8) only");
+          op, "column-locs spread as 8-bit B fragments select from 8-byte "
+              "groups (M = 8) only");
     int64_t groups = encoding.getNumGroups(op.getMatrix().getDimSize(1));
     KernelIRBuilder kb(rewriter, op.getLoc());
     ThreadCoordinates at = getThreadCoordinates(kb, type.getMmaLayout());
@@ -131,18 +137,32 @@ struct LoadColLocLowering : OpConversionPattern<LoadColLocOp> {
     Value row = adaptor.getRow().front(), pair = adaptor.getPair().front();
     Value blockWord =
         kb.mul(kb.divu(row, kb.c32(encoding.getV())), kb.c32(groups));
-    Value firstGroup = kb.add(kb.mul(pair, kb.c32(kGroupsPerPair)), at.t);
+    Value pairGroup = kb.mul(pair, kb.c32(kGroupsPerPair));
     // Groups past the last read the last one's word: their columns lie
     // past K, where A holds zeros.
-    SmallVector<Value> selectors;
-    for (int64_t j = 0; j < getColLocWords(type); ++j) {
-      Value group =
-          kb.minu(kb.add(firstGroup, kb.c32(4 * j)), kb.c32(groups - 1));
-      Value word = kb.loadWordsHere(
+    auto readWord = [&](Value group) {
+      group = kb.minu(group, kb.c32(groups - 1));
+      return kb.loadWordsHere(
           kb.elementAddress(colidx, kb.add(blockWord, group), 4), 1)[0];
-      selectors.push_back(getGroupSelector(kb, word));
+    };
+    SmallVector<Value> words;
+    if (eightBit) {
+      Value firstGroup = kb.add(pairGroup, at.t);
+      for (int64_t j = 0; j < getColLocWords(type); ++j)
+        words.push_back(
+            getGroupSelector(kb, readWord(kb.add(firstGroup, kb.c32(4 * j)))));
+    } else {
+      Value firstGroup = kb.add(pairGroup, kb.shru(at.t, kb.c32(1)));
+      // Bytes 0, 1 (even lanes) or 2, 3 (odd lanes) of each word.
+      Value halves = kb.select(kb.eq(kb.bitAnd(at.t, kb.c32(1)), kb.c32(0)),
+                               kb.c32(0x5410), kb.c32(0x7632));
+      for (int64_t r = 0; r < getColLocWords(type); ++r) {
+        Value low = readWord(kb.add(firstGroup, kb.c32(4 * r)));
+        Value high = readWord(kb.add(firstGroup, kb.c32(4 * r + 2)));
+        words.push_back(kb.permuteBytes(low, high, halves));
+      }
     }
-    rewriter.replaceOpWithMultiple(op, {selectors});
+    rewriter.replaceOpWithMultiple(op, {words});
     return success();
   }
 };

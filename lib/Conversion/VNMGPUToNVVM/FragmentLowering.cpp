@@ -270,11 +270,11 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
     return success();
   }
 
-  /// `via`: the slot's rows are tokens holding the pair's groups whole (M =
-  /// 8 bytes each). B register j of lane l (token l / 4 of its n8 tile) is
-  /// its step's group q = offset / 4 + 4 j + l mod 4: 8 bytes at q M, of
-  /// which the column-loc's prmt selector keeps 4. One 8-byte shared load
-  /// and one prmt per register.
+  /// `via`: the slot's rows are tokens holding the pair's groups whole (M
+  /// elements each). 8-bit: B register j of lane l (token l / 4 of its n8
+  /// tile) is its step's group q = offset / 4 + 4 j + l mod 4: 8 bytes at q
+  /// M, of which the column-loc's prmt selector keeps 4; one 8-byte shared
+  /// load and one prmt per register.
   LogicalResult loadGathered(KernelIRBuilder &kb, LoadBOp op,
                              OneToNOpAdaptor adaptor,
                              ConversionPatternRewriter &rewriter,
@@ -283,6 +283,8 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
     RingType ring = op.getRing().getType();
     ColLocType colloc = op.getColloc().getType();
     int64_t m = ring.getCols() / colloc.getGroups();
+    if (ring.getElementBytes() == 2)
+      return loadGatheredHalves(kb, op, adaptor, registers);
     if (m != 8 || ring.getElementBytes() != 1)
       return rewriter.notifyMatchFailure(
           op, "load_b via selects from 8-byte groups (i8, M = 8) only");
@@ -319,6 +321,77 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
         Value hi = vector::ExtractOp::create(kb.builder(), kb.location(), bytes,
                                              int64_t(1));
         registers.push_back(kb.permuteBytes(lo, hi, selectors[j]));
+      }
+    }
+    return success();
+  }
+
+  /// `via` for 16-bit elements: B register j of lane l (token l / 4 of its
+  /// n8 tile) holds the step's compressed rows 8 j + 2 (l mod 4) and the
+  /// next, kept columns 2 (l mod 2) and 2 (l mod 2) + 1 of group q = offset
+  /// / 4 + 2 j + (l mod 4) / 2; the column-loc word (offset / 4 + 2 j) / 4
+  /// holds their offsets in the group. The two columns' shared offsets
+  /// are the same for every n8 tile (eight tokens keep the swizzle phase);
+  /// two 2-byte shared loads and one prmt per register.
+  LogicalResult loadGatheredHalves(KernelIRBuilder &kb, LoadBOp op,
+                                   OneToNOpAdaptor adaptor,
+                                   SmallVectorImpl<Value> &registers) const {
+    BFragType type = op.getResult().getType();
+    RingType ring = op.getRing().getType();
+    int64_t groups = op.getColloc().getType().getGroups();
+    int64_t m = ring.getCols() / groups;
+    MmaLayoutAttr layout = type.getLayout();
+    WarpTiles tiles = getWarpTiles(layout, type.getRows(), type.getCols());
+    ThreadCoordinates at = getThreadCoordinates(kb, layout);
+    Value slotBase = getSlotOffset(kb, ring, adaptor.getSlot().front());
+    Value shared = adaptor.getRing().front();
+    ValueRange words = adaptor.getColloc();
+    Value firstRow = kb.add(kb.mul(at.warpN, kb.c32(tiles.n * 8)), at.g);
+    SwizzleAttr swizzle = ring.getSwizzle();
+    bool eightRowsKeepPhase =
+        8 % (swizzle.getPeriod() * swizzle.getRowsPerPhase()) == 0;
+    int64_t firstGroup = op.getOffsetAttr().getInt() / 4;
+    // The lane's column of its group q within the slot row, in elements.
+    Value laneGroupColumn = kb.mul(kb.shru(at.t, kb.c32(1)), kb.c32(m));
+    auto columnOffset = [&](Value tokenRow, Value column) {
+      Value byte = kb.mul(column, kb.c32(2));
+      return kb.add(
+          getSwizzledOffset(kb, ring, tokenRow, kb.shru(byte, kb.c32(4))),
+          kb.bitAnd(byte, kb.c32(15)));
+    };
+    auto loadHalf = [&](Value offset) {
+      Value half = kb.load(kb.builder().getI16Type(),
+                           kb.offsetBytes(shared, kb.add(slotBase, offset)), 2);
+      return arith::ExtUIOp::create(kb.builder(), kb.location(), kb.i32(), half)
+          .getResult();
+    };
+    // The shared offsets of register j's two columns in the lane's token
+    // of the first n8 tile.
+    SmallVector<std::array<Value, 2>> columns(4), firstOffsets(4);
+    for (int64_t j = 0; j < 4; ++j) {
+      int64_t wordGroup = firstGroup / 2 + j;
+      Value word = words[wordGroup / 2];
+      int64_t firstByte = 2 * (wordGroup % 2);
+      Value groupColumn =
+          kb.add(kb.c32((firstGroup + 2 * j) * m), laneGroupColumn);
+      for (int h = 0; h < 2; ++h) {
+        columns[j][h] = kb.add(
+            groupColumn,
+            kb.bitAnd(kb.shru(word, kb.c32(8 * (firstByte + h))), kb.c32(255)));
+        firstOffsets[j][h] = columnOffset(firstRow, columns[j][h]);
+      }
+    }
+    for (int64_t nt = 0; nt < tiles.n; ++nt) {
+      Value tokenRow = kb.add(firstRow, kb.c32(8 * nt));
+      for (int64_t j = 0; j < 4; ++j) {
+        Value halves[2];
+        for (int h = 0; h < 2; ++h)
+          halves[h] = loadHalf(eightRowsKeepPhase
+                                   ? kb.add(firstOffsets[j][h],
+                                            kb.c32(8 * nt * ring.getRowBytes()))
+                                   : columnOffset(tokenRow, columns[j][h]));
+        registers.push_back(
+            kb.permuteBytes(halves[0], halves[1], kb.c32(0x5410)));
       }
     }
     return success();

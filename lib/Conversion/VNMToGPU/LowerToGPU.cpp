@@ -16,6 +16,7 @@
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
 #include "LaunchContract.h"
+#include "SpmmConfig.h"
 #include "SpmmTileProgram.h"
 
 namespace vnm {
@@ -31,26 +32,21 @@ namespace {
 
 constexpr llvm::StringLiteral kKernelModuleName = "vnm_kernels";
 
-std::string typeName(Type type) {
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  type.print(os);
-  return name;
-}
-
 /// The problem fields of an spmm kernel's launch contract.
 SmallVector<NamedAttribute> spmmProblem(Builder &b,
                                         const kernel::SpmmKernelConfig &cfg) {
   return {
       b.getNamedAttr("element_type",
-                     b.getStringAttr(typeName(cfg.elementType))),
-      b.getNamedAttr("rhs_type", b.getStringAttr(typeName(cfg.rhsType))),
+                     b.getStringAttr(kernel::typeName(cfg.elementType))),
+      b.getNamedAttr("rhs_type",
+                     b.getStringAttr(kernel::typeName(cfg.rhsType))),
       // The class frag_values/frag_meta are packed in (docs/format.md).
       b.getNamedAttr("fragment_class",
                      b.getStringAttr(cfg.isInteger() ? "8bit" : "16bit")),
       // Per-group weight scales: weight_scales is R x ceil(K / group_size).
       b.getNamedAttr("group_size", b.getI64IntegerAttr(cfg.groupSize)),
-      b.getNamedAttr("result_type", b.getStringAttr(typeName(cfg.resultType))),
+      b.getNamedAttr("result_type",
+                     b.getStringAttr(kernel::typeName(cfg.resultType))),
       b.getNamedAttr("v", b.getI64IntegerAttr(cfg.v)),
       b.getNamedAttr("n", b.getI64IntegerAttr(cfg.n)),
       b.getNamedAttr("m", b.getI64IntegerAttr(cfg.m)),
@@ -75,115 +71,11 @@ constexpr llvm::StringLiteral kSpmmRequirements =
     "aligned pointers; grid = (ceildiv(n, grid_x_divisor), grid_y, 1)";
 constexpr llvm::StringLiteral kTokenMajorSpmmRequirements =
     "frag_values/frag_meta in the format library's fragment layout; rhs "
-    "token-major: x[n][K] with row pitch ldb, a multiple of 16 and >= K, "
-    "rows readable up to ldb; ldc a multiple of 8 and >= n; weight_scales "
-    "R and input_scales n f32 values; 16-byte aligned pointers; grid = "
-    "(ceildiv(n, grid_x_divisor), grid_y, 1)";
-
-/// The kernel recipe of `op`, or an error on the op.
-FailureOr<kernel::SpmmKernelConfig> getSpmmConfig(StorageSpmmOp op) {
-  if (op->getNumResults() != 0)
-    return op.emitError("vnm-lower-to-gpu: needs vnm.storage.spmm on "
-                        "memrefs; run --vnm-expand-storage and "
-                        "bufferization first");
-  auto values = cast<MemRefType>(op.getValues().getType());
-  auto rhs = cast<MemRefType>(op.getRhs().getType());
-  auto init = cast<MemRefType>(op.getInit().getType());
-  auto refuse = [&](const Twine &what) {
-    return op.emitError("vnm-lower-to-gpu: ")
-           << what << "; the CPU pipeline (vnm-lower-to-cpu-pipeline) runs it";
-  };
-  Type weight = values.getElementType();
-  Type rhsElement = rhs.getElementType();
-  bool integerWeight =
-      weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
-  // The integer MMA (W8A8, W4A8) reads i8 rhs token-major; an integer
-  // weight times f16/bf16 rhs is dequantized for the f16 MMA (W8A16,
-  // W4A16).
-  bool integer = rhsElement.isSignlessInteger(8);
-  if (integerWeight && !integer && !rhsElement.isF16() && !rhsElement.isBF16())
-    return refuse("no GPU kernel for an " + typeName(weight) +
-                  " weight times " + typeName(rhsElement) +
-                  " rhs (i8 rhs: W8A8/W4A8; f16 or bf16 rhs: W8A16/W4A16)");
-  if (!integerWeight && weight != rhsElement)
-    return refuse("no GPU kernel for a weight of another element type than "
-                  "rhs");
-  if (!integerWeight && op.getWeightScales())
-    return refuse("no GPU kernel for weight scales on a float weight");
-  if (op.getGroupSize() && integer)
-    return refuse("no GPU kernel for per-group weight scales with i8 "
-                  "activations yet (W8A16 and W4A16 take them)");
-  if (auto scales = op.getInputScales();
-      scales && cast<MemRefType>(scales.getType()).getRank() != 1)
-    return refuse("no GPU kernel for a per-tensor input scale yet (per-token "
-                  "input scales run on the GPU)");
-  // Which way the kernel reads rhs's K x N: K x N row-major for the
-  // f16/bf16 kernels, token-major (x[N][K], K contiguous) for the i8
-  // kernels; the launch contract's rhs_layout tells the host. A layout
-  // known to be the other one is refused (after bufferization the strides
-  // are usually dynamic: the host's arrays decide).
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(rhs.getStridesAndOffset(strides, offset)) || strides.size() != 2)
-    return op.emitError("vnm-lower-to-gpu: rhs must be a strided 2-D memref");
-  auto knownNot = [](int64_t stride) {
-    return !ShapedType::isDynamic(stride) && stride != 1;
-  };
-  if (integer && knownNot(strides[0]))
-    return op.emitError(
-        "vnm-lower-to-gpu: the i8 kernels read rhs token-major (K "
-        "contiguous, e.g. memref<KxN, strided<[1, ?]>>, the transpose of an "
-        "x[N][K]): sm_80 and sm_90 have no byte-transposing ldmatrix");
-  if (!integer && knownNot(strides[1]))
-    return op.emitError("vnm-lower-to-gpu: the f16/bf16 kernels read rhs as "
-                        "K x N with contiguous rows (memref<KxN> or "
-                        "strided<[?, 1]>)");
-  if (integer && !isa<FloatType>(init.getElementType()) &&
-      (op.getBias() || op.getActivation() != Activation::none))
-    return refuse("no GPU kernel for an i32 result with a bias or an "
-                  "activation");
-  kernel::SpmmKernelConfig config;
-  config.tokenMajorRhs = integer;
-  config.hasWeightScales = static_cast<bool>(op.getWeightScales());
-  if (std::optional<int64_t> groupSize = op.getGroupSize())
-    config.groupSize = *groupSize;
-  config.hasInputScales = static_cast<bool>(op.getInputScales());
-  config.elementType = values.getElementType();
-  config.rhsType = rhs.getElementType();
-  config.resultType = init.getElementType();
-  config.v = op.getEncoding().getV();
-  config.n = op.getEncoding().getN();
-  config.m = op.getEncoding().getM();
-  config.rows = values.getDimSize(0);
-  config.cols = rhs.getDimSize(0);
-  config.accumulate = op.getAccumulate();
-  config.hasBias = static_cast<bool>(op.getBias());
-  config.activation = op.getActivation();
-  // The op's own tiling (set by hand or by vnm-choose-config) wins;
-  // without one the pass picks the default mma.sp tiling.
-  Attribute tiling = op->getAttr("vnm.config");
-  if (auto hopper = dyn_cast_or_null<vnm_gpu::WgmmaSpTilingAttr>(tiling)) {
-    config.applyConfig(hopper);
-  } else {
-    auto chosen = dyn_cast_or_null<vnm_gpu::MmaSpTilingAttr>(tiling);
-    if (tiling && !chosen)
-      return op.emitError("vnm-lower-to-gpu: no kernel recipe for the tiling ")
-             << tiling
-             << " (the mma.sp kernels take #vnm_gpu.mma_sp_tiling, the "
-                "sm_90a wgmma.sp kernels #vnm_gpu.wgmma_sp_tiling)";
-    if (!chosen)
-      chosen = kernel::chooseSpmmConfig(
-          op.getContext(), config.v, config.m, config.hasIntegerWeight(),
-          config.groupSize > 0, kernel::TilingOptions());
-    config.applyConfig(chosen);
-  }
-  if (ShapedType::isDynamic(config.rows) || ShapedType::isDynamic(config.cols))
-    return op.emitError("vnm-lower-to-gpu: the sparse operand's R and K must "
-                        "be static (the kernel is specialized on them)");
-  if (std::string why = kernel::checkSpmmKernelConfig(config); !why.empty())
-    return op.emitError("vnm-lower-to-gpu: ") << why;
-  return config;
-}
+    "token-major: x[n][K] with row pitch ldb (in elements), 16-byte rows "
+    "(ldb a multiple of 16 for i8, of 8 for f16/bf16) and >= K, rows "
+    "readable up to ldb; ldc a multiple of 8 and >= n; weight_scales R and "
+    "input_scales n f32 values where the kernel takes them; 16-byte aligned "
+    "pointers; grid = (ceildiv(n, grid_x_divisor), grid_y, 1)";
 
 struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
   void runOnOperation() override {
@@ -191,7 +83,8 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
     SmallVector<std::pair<StorageSpmmOp, kernel::SpmmKernelConfig>> planned;
     bool rejected = false;
     module.walk([&](StorageSpmmOp op) {
-      FailureOr<kernel::SpmmKernelConfig> config = getSpmmConfig(op);
+      FailureOr<kernel::SpmmKernelConfig> config =
+          kernel::getSpmmKernelConfig(op);
       if (failed(config))
         rejected = true;
       else

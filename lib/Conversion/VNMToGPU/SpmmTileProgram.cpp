@@ -28,19 +28,24 @@ struct TileTypes {
     matrix =
         RankedTensorType::get({cfg.rows, cfg.cols}, cfg.elementType,
                               EncodingAttr::get(context, cfg.v, cfg.n, cfg.m));
+    bool byteRhs = cfg.rhsType.getIntOrFloatBitWidth() == 8;
     if (cfg.tokenMajorRhs && cfg.identityGather()) {
       // Token-major B: a slot holds the block's tokens, each a k-tile
-      // pair's 64 K bytes; 16-byte chunks XOR-swizzled over pairs of rows
-      // (two 64-byte rows per 128 bytes), so that the eight tokens an
-      // ldmatrix phase reads fall into eight different bank groups.
+      // pair's 64 K values; 16-byte chunks XOR-swizzled so that the eight
+      // tokens an ldmatrix phase reads fall into eight different bank
+      // groups: over pairs of rows for i8 (two 64-byte rows per 128
+      // bytes), over 8 rows for 16-bit (128-byte rows).
       ring = RingType::get(context, cfg.stages, cfg.blockN,
                            SpmmKernelConfig::kSlotRows, cfg.rhsType,
-                           SwizzleAttr::get(context, 16, 4, 2));
+                           byteRhs ? SwizzleAttr::get(context, 16, 4, 2)
+                                   : SwizzleAttr::get(context, 16, 8));
     } else if (cfg.tokenMajorRhs) {
       // Token-major B gathered in load_b: each token's row holds the pair's
-      // 16 groups whole (16 M bytes). 16-byte chunks XOR-swizzled over 8
-      // rows: the 8-byte loads of one B register (8 tokens x 32 bytes)
-      // take two wavefronts, the least 256 bytes can.
+      // 16 groups whole (16 M values). 16-byte chunks XOR-swizzled over 8
+      // rows: the 8-byte loads of one i8 B register (8 tokens x 32 bytes)
+      // take two wavefronts, the least 256 bytes can; the 2-byte loads of
+      // a 16-bit one read one value from each of 8 tokens in different
+      // bank groups, unless two tokens select the same column.
       ring = RingType::get(context, cfg.stages, cfg.blockN, cfg.slotCols(),
                            cfg.rhsType, SwizzleAttr::get(context, 16, 8));
     } else if (cfg.warpgroupMma) {

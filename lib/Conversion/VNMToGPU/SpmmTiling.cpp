@@ -41,10 +41,24 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
     return "the GPU i8 spmm kernel selects the kept bytes of token-major "
            "activations from 8-byte groups: m = 4 and m = 8 run on the GPU, "
            "other M on the CPU path";
-  if (config.isInteger() != config.tokenMajorRhs)
-    return config.isInteger()
-               ? "the GPU i8 spmm kernel reads rhs token-major"
-               : "the GPU f16/bf16 spmm kernel reads rhs as K x N";
+  if (config.isInteger() && !config.tokenMajorRhs)
+    return "the GPU i8 spmm kernel reads rhs token-major";
+  if (config.tokenMajorRhs && !config.isInteger()) {
+    if (config.warpgroupMma)
+      return "the sm_90a wgmma.sp spmm kernel reads rhs as K x N (the "
+             "mma.sp kernels read it token-major)";
+    if (config.m != 4 && config.m != 8)
+      return "the GPU f16/bf16 spmm kernel reads token-major rhs for m = 4 "
+             "and m = 8 (a slot holds each token's groups whole: " +
+             std::to_string(config.blockN * config.slotCols() * 2 / 1024) +
+             " KiB of shared memory per stage at m = " +
+             std::to_string(config.m) + "); give it rhs as K x N";
+    if (config.cols % 8 != 0)
+      return "the GPU f16/bf16 spmm kernel reads token-major rhs in 16-byte "
+             "chunks of each token's K values: K must be a multiple of 8, "
+             "got " +
+             std::to_string(config.cols) + "; give it rhs as K x N";
+  }
   if (config.warpgroupMma) {
     if (config.hasIntegerWeight())
       return "the sm_90a wgmma.sp spmm kernel takes f16 or bf16 weights (the "

@@ -57,7 +57,8 @@ struct SpmmKernelConfig {
   /// K columns of a k-tile pair: 16 groups of M.
   int64_t pairColumns() const { return kSlotRows / 4 * m; }
   /// B is read token-major: rhs holds x[N][K] with row pitch ldb (the
-  /// i8 kernels; sm_80 and sm_90 have no byte-transposing ldmatrix).
+  /// i8 kernels, as sm_80 and sm_90 have no byte-transposing ldmatrix; the
+  /// f16/bf16 kernels at M = 4 and 8 when rhs is K-contiguous).
   bool tokenMajorRhs = false;
 
   /// An integer MMA (W8A8, W4A8): i8 rhs.

@@ -181,6 +181,53 @@ gpu.module @gathered {
   }
 }
 
+// The token-major gather of 16-bit values (f16, M = 8): each slot row is a
+// token's 16 groups whole (128 values, 256 bytes). Lane l reads the
+// colidx words of groups 16 pair + 2 j + (l & 3) / 2, j < 8, and one prmt
+// keeps bytes 0, 1 (even lanes: 0x5410 = 21520) or 2, 3 (odd lanes: 0x7632
+// = 30258) of two of them per register. B register j of n8 tile nt is two
+// 2-byte shared loads (the two kept columns of group 2 j + (l & 3) / 2 of
+// token 8 nt + (l >> 2)) and one prmt (0x5410) that packs them.
+!wh8 = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
+!ringh8 = !vnm_gpu.ring<3x128x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+!clh = !vnm_gpu.colloc<16, #L>
+// CHECK-LABEL: gpu.func @gathered_halves
+// CHECK-DAG: %[[EVEN:.*]] = arith.cmpi eq
+// CHECK: %[[HALVES:.*]] = arith.select %[[EVEN]], %c21520_i32, %c30258_i32
+// CHECK: %[[W0:.*]] = llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
+// CHECK: %[[W1:.*]] = llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
+// CHECK: %[[C0:.*]] = nvvm.prmt <default> %[[HALVES]], %[[W0]], %[[W1]]
+// CHECK-COUNT-3: nvvm.prmt <default> %[[HALVES]]
+// CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+// CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+// CHECK: nvvm.prmt <default> %c21520_i32
+// CHECK-COUNT-63: nvvm.prmt <default> %c21520_i32
+// CHECK-NOT: nvvm.prmt
+// CHECK-NOT: nvvm.ldmatrix
+gpu.module @gathered_halves {
+  gpu.func @gathered_halves(%values: memref<?xf16>, %meta: memref<?xi32>,
+                            %colidx: memref<?xi32>, %i: i32,
+                            %out: memref<?xf32>) kernel {
+    %ring = vnm_gpu.alloc_ring : !ringh8
+    %cl = vnm_gpu.load_colloc %colidx[%i, %i] {matrix = !wh8}
+        : memref<?xi32> -> !clh
+    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !wh8}
+        : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xf16, #L>
+    %b0 = vnm_gpu.load_b %ring[%i] offset(0) k_contiguous via %cl
+        : !ringh8, !clh -> !vnm_gpu.b_frag<32x128xf16, #L>
+    %b1 = vnm_gpu.load_b %ring[%i] offset(32) k_contiguous via %cl
+        : !ringh8, !clh -> !vnm_gpu.b_frag<32x128xf16, #L>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #L>
+    %acc0 = vnm_gpu.mma_sp %a[0], %b0, %z : !vnm_gpu.sparse_a<64x64xf16, #L>,
+        !vnm_gpu.b_frag<32x128xf16, #L>, !vnm_gpu.acc<64x128xf32, #L>
+    %acc1 = vnm_gpu.mma_sp %a[1], %b1, %acc0 : !vnm_gpu.sparse_a<64x64xf16, #L>,
+        !vnm_gpu.b_frag<32x128xf16, #L>, !vnm_gpu.acc<64x128xf32, #L>
+    vnm_gpu.epilogue %acc1 into %out[%i, %i] bounds(4096, %i) ld(%i)
+        : !vnm_gpu.acc<64x128xf32, #L>, memref<?xf32>
+    gpu.return
+  }
+}
+
 // i4 (W4A8): the 8-bit class with two values per byte. A lane's 16 values
 // of a tile are 8 bytes at (tile * 512 + lane * 16) / 2, one 8-byte load;
 // each word's even and odd nibbles are spread to bytes (0x0F0F0F0F),

@@ -122,12 +122,59 @@ func.func @int_bias(%v: memref<128x32xi8>, %c: memref<2x16x4xi8>,
 
 // -----
 
-// An f16 rhs whose rows are known not to be contiguous.
+// An f16 rhs known to be neither K x N with contiguous rows nor
+// token-major.
 func.func @f16_columns(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
-                       %x: memref<8x32xf16, strided<[1, 8]>>, %y: memref<64x32xf32>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: the f16/bf16 kernels read rhs as K x N with contiguous rows}}
-  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xf16>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xf16, strided<[1, 8]>>)
+                       %x: memref<8x32xf16, strided<[64, 2]>>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the f16/bf16 kernels read rhs as K x N with contiguous rows (memref<KxN> or strided<[?, 1]>) or token-major (strided<[1, ?]>)}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xf16>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xf16, strided<[64, 2]>>)
       outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+// A token-major f16 rhs at M = 16: a slot would hold the pair's groups
+// whole, 64 KiB per stage.
+func.func @f16_token_major_m16(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
+                               %x: memref<16x32xf16, strided<[1, 16]>>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU f16/bf16 spmm kernel reads token-major rhs for m = 4 and m = 8 (a slot holds each token's groups whole: 64 KiB of shared memory per stage at m = 16); give it rhs as K x N}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xf16>, memref<1x1x4xi8>, memref<64x2xi8>, memref<16x32xf16, strided<[1, 16]>>)
+      outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 16>}
+  return
+}
+
+// -----
+
+// A token-major f16 rhs whose K is not a whole number of 16-byte chunks.
+func.func @f16_token_major_ragged_k(%v: memref<64x4xf16>, %c: memref<1x2x4xi8>, %m: memref<64x4xi8>,
+                                    %x: memref<12x32xf16, strided<[1, 16]>>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU f16/bf16 spmm kernel reads token-major rhs in 16-byte chunks of each token's K values: K must be a multiple of 8, got 12; give it rhs as K x N}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x4xf16>, memref<1x2x4xi8>, memref<64x4xi8>, memref<12x32xf16, strided<[1, 16]>>)
+      outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}
+
+// -----
+
+// The wgmma.sp kernels read rhs through a descriptor of a K x N slot.
+func.func @wgmma_token_major(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
+                             %x: memref<8x32xf16, strided<[1, 8]>>, %y: memref<64x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the sm_90a wgmma.sp spmm kernel reads rhs as K x N (the mma.sp kernels read it token-major)}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xf16>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xf16, strided<[1, 8]>>)
+      outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>,
+                                    vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>}
+  return
+}
+
+// -----
+
+// An i8 rhs known to be K x N with contiguous rows, which is not x[N][K].
+func.func @int8_row_major(%v: memref<64x2xi8>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
+                          %x: memref<8x?xi8>, %y: memref<64x?xi32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the i8 kernels read rhs token-major}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xi8>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x?xi8>)
+      outs(%y : memref<64x?xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
   return
 }
 

@@ -10,7 +10,7 @@
 // CHECK: vnm.launch_contracts = [{
 // CHECK-SAME: element_type = "i8"
 // CHECK-SAME: params = ["frag_values", "frag_meta", "colidx", "rhs", "out", "bias", "weight_scales", "input_scales", "n", "ldb", "ldc"]
-// CHECK-SAME: requirements = "{{.*}}rhs token-major: x[n][K] with row pitch ldb, a multiple of 16 and >= K
+// CHECK-SAME: requirements = "{{.*}}rhs token-major: x[n][K] with row pitch ldb (in elements), 16-byte rows (ldb a multiple of 16 for i8, of 8 for f16/bf16) and >= K
 // CHECK-SAME: rhs_layout = "token_major"
 // CHECK-SAME: static_shared_bytes = 24576
 // CHECK: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>

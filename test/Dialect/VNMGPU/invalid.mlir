@@ -685,12 +685,17 @@ func.func private @f() -> !vnm_gpu.colloc<16, #vnm_gpu.swizzle<chunk = 16, perio
 
 // -----
 
-// expected-error @+1 {{!vnm_gpu.colloc (C3): a column-loc spread as B fragments needs an 8-bit MMA (mma_sp_m16n8k64), got mma_sp_m16n8k32}}
+// expected-error @+1 {{!vnm_gpu.colloc (C3): a column-loc spread as B fragments needs an mma.sp layout (mma_sp_m16n8k32 or mma_sp_m16n8k64), got wgmma_sp_m64nNk32}}
+func.func private @f() -> !vnm_gpu.colloc<16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.colloc (C3): a column-loc spread as B fragments covers one k-tile pair (16 groups), got 8}}
 func.func private @f() -> !vnm_gpu.colloc<8, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
 
 // -----
 
-// expected-error @+1 {{!vnm_gpu.colloc (C3): a column-loc spread as B fragments covers one instruction step (16 groups), got 32}}
+// expected-error @+1 {{!vnm_gpu.colloc (C3): a column-loc spread as B fragments covers one k-tile pair (16 groups), got 32}}
 func.func private @f() -> !vnm_gpu.colloc<32, #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>>
 
 // -----

@@ -158,17 +158,19 @@ LogicalResult ColLocType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "!vnm_gpu.colloc (C2): the layout is a "
                           "#vnm_gpu.copy or a #vnm_gpu.mma, got "
                        << layout;
-  // Lane l's B register j reads compressed K rows 16 j + 4 (l mod 4) ..
-  // + 3 of the step: one group each, 4 registers per lane.
-  if (mma.getOperandBits() != 8)
+  // The lanes' B registers of one k-tile pair: 8-bit (m16n8k64, one step)
+  // register j of lane l reads group 4 j + l mod 4; 16-bit (m16n8k32, two
+  // steps) register j of step s reads group 8 s + 2 j + (l mod 4) / 2.
+  if (mma.getGeometry() != MmaGeometry::mma_sp_m16n8k64 &&
+      mma.getGeometry() != MmaGeometry::mma_sp_m16n8k32)
     return emitError() << "!vnm_gpu.colloc (C3): a column-loc spread as B "
-                          "fragments needs an 8-bit MMA (mma_sp_m16n8k64), "
-                          "got "
+                          "fragments needs an mma.sp layout (mma_sp_m16n8k32 "
+                          "or mma_sp_m16n8k64), got "
                        << stringifyMmaGeometry(mma.getGeometry());
-  if (groups != mma.getInstrK() / 4)
+  if (groups != kGroupsPerPair)
     return emitError() << "!vnm_gpu.colloc (C3): a column-loc spread as B "
-                          "fragments covers one instruction step ("
-                       << mma.getInstrK() / 4 << " groups), got " << groups;
+                          "fragments covers one k-tile pair ("
+                       << kGroupsPerPair << " groups), got " << groups;
   return success();
 }
 

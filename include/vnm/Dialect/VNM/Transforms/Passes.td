@@ -151,7 +151,11 @@ def VNMQuantize : Pass<"vnm-quantize", "mlir::ModuleOp"> {
       a constant weight canonicalization folds all three at compile time
       through the format library;
     * `a8`: the activations (spmm's rhs) are quantized at run time with one
-      scale per column (per token): `vnm.quantize {axis = 1}`;
+      scale per column (per token): `vnm.quantize {axis = 1}`; when rhs is
+      the `linalg.transpose` of activations x[N][K] (a linear layer), x is
+      quantized per row (`axis = 0`, the same values) and the i8 result is
+      transposed, which `vnm-fold-transposed-rhs` folds away for the i8
+      kernels, as they read x[N][K] itself;
     * an encoded argument takes the quantized encoding (the caller passes
       `vnm.format.quantize_weights`' storage) and its f32 scales as a new
       argument right after it; `func.call`s in the module quantize what
@@ -191,7 +195,8 @@ def VNMQuantize : Pass<"vnm-quantize", "mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numQuantized", "quantized", "vnm.spmm ops quantized">,
   ];
-  let dependentDialects = ["::vnm::VNMDialect"];
+  let dependentDialects = ["::vnm::VNMDialect", "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def VNMFuseEpilogue : Pass<"vnm-fuse-epilogue"> {

@@ -1,0 +1,28 @@
+//===- SpmmConfig.h - the kernel recipe of a vnm.storage.spmm ---*- C++ -*-===//
+//
+// Reads the kernel recipe of one vnm.storage.spmm on memrefs: its problem
+// (types, format, epilogue, which way rhs is laid out) and its tiling (the
+// op's vnm.config or the default), checked against what the kernels
+// generate. vnm-lower-to-gpu builds kernels from it; vnm-fold-transposed-rhs
+// asks it whether a kernel would read a transposed rhs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VNM_LIB_CONVERSION_VNMTOGPU_SPMMCONFIG_H
+#define VNM_LIB_CONVERSION_VNMTOGPU_SPMMCONFIG_H
+
+#include "SpmmTiling.h"
+
+namespace vnm::kernel {
+
+/// How a type prints (in diagnostics and launch contracts).
+std::string typeName(mlir::Type type);
+
+/// The kernel recipe of `op` with rhs of type `rhs` (null: the op's own),
+/// or failure after an error on the op that says why no kernel reads it.
+mlir::FailureOr<SpmmKernelConfig>
+getSpmmKernelConfig(StorageSpmmOp op, mlir::MemRefType rhs = nullptr);
+
+} // namespace vnm::kernel
+
+#endif // VNM_LIB_CONVERSION_VNMTOGPU_SPMMCONFIG_H
