@@ -322,9 +322,10 @@ def lower(module: torch.nn.Module, *example_args,
     quantization ({"fc1.weight": "w8a8"}: w8a8, w4a8, w8a16 or w4a16,
     optionally "-g<group size>", docs/spec.md "Quantized spmm"), applied by
     vnm-quantize; the CPU pipeline runs every form. With a GPU target the
-    W8A16/W4A16 kernels need f16/bf16 activations, and the W8A8/W4A8 ones
-    token-major activations, which the lowered program does not hand them
-    yet (it transposes x): QuantizedSparseLinear runs those layers on a GPU.
+    W8A16/W4A16 kernels need f16/bf16 activations; the W8A8/W4A8 kernels,
+    and the f16/bf16 ones at M = 4 and 8, read a linear layer's activations
+    x[N][K] as they are (the contract's rhs_layout says "token_major"; the
+    lowered program hands them x, not a transposed copy).
     The module is exported as it is (call .eval()
     for inference) and left unchanged. Without
     `target` the result holds the vnm IR (vnm.spmm on the encoded weights);

@@ -408,6 +408,22 @@ def test_quantization_names_only_sparse_weights():
     with pytest.raises(vnm.CompileError, match="group size 12 is not a multiple"):
         vt.lower(mlp(), example(), sparsity={"0.weight": "64:2:8"},
                  quantization={"0.weight": "w8a16-g12"})
-    with pytest.raises(vnm.CompileError, match="the i8 kernels read rhs token-major"):
-        vt.lower(mlp(), example(), sparsity={"0.weight": "64:2:8"},
-                 quantization={"0.weight": "w8a8"}, target="sm_90")
+
+
+def test_gpu_kernels_read_a_linear_layers_activations_as_torch_holds_them():
+    # W8A8: x is quantized per token as it is and the i8 kernel reads
+    # x[N][K] itself (before, the lowered program handed it a transposed
+    # copy, which the i8 kernels cannot read).
+    lowering = vt.lower(mlp(), example(), sparsity={"0.weight": "64:2:8"},
+                        quantization={"0.weight": "w8a8"}, target="sm_90")
+    (kernel,) = lowering.kernels
+    assert kernel.contract["rhs_layout"] == "token_major"
+    assert kernel.contract["rhs_type"] == "i8" and "input_scales" in kernel.contract["params"]
+    # f16: the first layer reads x[N][K] (M = 8); the second reads the
+    # first's R x N result, which is already K x N for it.
+    lowering = vt.lower(mlp(torch.float16), example(torch.float16),
+                        sparsity={"0.weight": "64:2:8", "2.weight": "64:2:4"}, target="sm_90")
+    layouts = {(k.contract["rows"], k.contract["cols"]): k.contract["rhs_layout"]
+               for k in lowering.kernels}
+    assert layouts == {(512, 256): "token_major", (256, 512): "k_by_n"}
+    assert "memref.transpose" in lowering.ir

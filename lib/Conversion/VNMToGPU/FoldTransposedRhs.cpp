@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -72,18 +73,35 @@ bool mayWrite(Operation *op, Value buffer) {
   return false;
 }
 
-/// The spmm ops reading `copy` (the transpose's destination) as rhs, in
-/// the transpose's block after it, with the deallocations of `copy`; or
-/// failure if `copy` has any other use.
-LogicalResult collectReaders(linalg::TransposeOp transpose, Value copy,
-                             SmallVectorImpl<StorageSpmmOp> &readers,
-                             SmallVectorImpl<Operation *> &deallocations) {
+/// The uses of a transposed copy that the fold rewrites.
+struct CopyUses {
+  /// spmm ops reading the copy as rhs, in the transpose's block after it.
+  SmallVector<StorageSpmmOp> readers;
+  /// Its deallocations (erased) and its sizes (read off x instead).
+  SmallVector<Operation *> deallocations;
+  SmallVector<memref::DimOp> dims;
+};
+
+/// The uses of `copy` (the transpose's destination), or failure if it has
+/// any other use.
+LogicalResult collectUses(linalg::TransposeOp transpose, Value copy,
+                          DominanceInfo &dominance, CopyUses &uses) {
+  Value source = transpose.getInput();
   for (OpOperand &use : copy.getUses()) {
     Operation *user = use.getOwner();
     if (user == transpose.getOperation())
       continue;
     if (isa<memref::DeallocOp>(user)) {
-      deallocations.push_back(user);
+      uses.deallocations.push_back(user);
+      continue;
+    }
+    // A size of the copy is one of x's, where x is defined.
+    if (auto dim = dyn_cast<memref::DimOp>(user)) {
+      std::optional<int64_t> index = dim.getConstantIndex();
+      if (!index || *index < 0 || *index > 1 ||
+          !dominance.properlyDominates(source, dim))
+        return failure();
+      uses.dims.push_back(dim);
       continue;
     }
     auto spmm = dyn_cast<StorageSpmmOp>(user);
@@ -94,9 +112,9 @@ LogicalResult collectReaders(linalg::TransposeOp transpose, Value copy,
     // The copy read as another operand too: leave it.
     if (llvm::count(spmm->getOperands(), copy) != 1)
       return failure();
-    readers.push_back(spmm);
+    uses.readers.push_back(spmm);
   }
-  return success(!readers.empty());
+  return success(!uses.readers.empty());
 }
 
 /// Whether the kernel of `spmm` reads rhs of type `type` token-major.
@@ -118,11 +136,12 @@ struct FoldTransposedRhsPass
       if (op.hasPureBufferSemantics())
         transposes.push_back(op);
     });
+    DominanceInfo &dominance = getAnalysis<DominanceInfo>();
     for (linalg::TransposeOp transpose : transposes)
-      fold(transpose);
+      fold(transpose, dominance);
   }
 
-  void fold(linalg::TransposeOp transpose) {
+  void fold(linalg::TransposeOp transpose, DominanceInfo &dominance) {
     if (transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
       return;
     Value source = transpose.getInput();
@@ -130,10 +149,10 @@ struct FoldTransposedRhsPass
     auto allocation = copy.getDefiningOp<memref::AllocOp>();
     if (!allocation)
       return;
-    SmallVector<StorageSpmmOp> readers;
-    SmallVector<Operation *> deallocations;
-    if (failed(collectReaders(transpose, copy, readers, deallocations)))
+    CopyUses uses;
+    if (failed(collectUses(transpose, copy, dominance, uses)))
       return;
+    ArrayRef<StorageSpmmOp> readers = uses.readers;
     // x must hold what the copy held until the last reader has run.
     Operation *last = readers.front();
     for (StorageSpmmOp reader : readers)
@@ -157,7 +176,15 @@ struct FoldTransposedRhsPass
     }
     for (StorageSpmmOp reader : readers)
       reader.getRhsMutable().assign(view);
-    for (Operation *deallocation : deallocations)
+    // Dimension d of the copy is dimension 1 - d of x.
+    for (memref::DimOp dim : uses.dims) {
+      OpBuilder at(dim);
+      Value size = memref::DimOp::create(at, dim.getLoc(), source,
+                                         1 - *dim.getConstantIndex());
+      dim.replaceAllUsesWith(size);
+      dim.erase();
+    }
+    for (Operation *deallocation : uses.deallocations)
       deallocation->erase();
     transpose.erase();
     if (allocation->use_empty())

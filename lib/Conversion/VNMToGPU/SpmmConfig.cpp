@@ -67,9 +67,7 @@ FailureOr<SpmmKernelConfig> vnm::kernel::getSpmmKernelConfig(StorageSpmmOp op,
     return !ShapedType::isDynamic(stride) && stride != 1;
   };
   bool tokenMajor = integer || (strides[0] == 1 && strides[1] != 1);
-  // A K x N row-major rhs (strides [?, 1]) is not token-major either.
-  bool knownRowMajor = strides[1] == 1 && rhs.getDimSize(1) != 1;
-  if (integer && (knownNot(strides[0]) || knownRowMajor))
+  if (integer && knownNot(strides[0]))
     return op.emitError(
         "vnm-lower-to-gpu: the i8 kernels read rhs token-major (K "
         "contiguous, e.g. memref<KxN, strided<[1, ?]>>, the transpose of an "

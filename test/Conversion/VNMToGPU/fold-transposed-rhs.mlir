@@ -38,12 +38,16 @@ func.func @two_readers(%v: memref<128x64xf16>, %c: memref<2x32x4xi8>,
 // -----
 
 // i8 (W8A8): the kernels read x[N][K] itself (mma.sp also under
-// recipe=wgmma-sp).
+// recipe=wgmma-sp). The copy's size N, as bufferization reads it for the
+// result, is read off x.
 // HOPPER-LABEL: func.func @int8
 // HOPPER: memref.transpose
 // CHECK-LABEL: func.func @int8
+// CHECK-SAME: %[[X:[^:]*]]: memref<?x256xi8>
 // CHECK: memref.transpose
 // CHECK-NOT: linalg.transpose
+// CHECK: %[[N:.*]] = memref.dim %[[X]], %c0
+// CHECK: memref.alloc(%[[N]]) : memref<128x?xf16>
 // CHECK: vnm.storage.spmm {{.*}} memref<256x?xi8, strided<[1, 256]>>)
 func.func @int8(%v: memref<128x64xi8>, %c: memref<2x32x4xi8>,
                 %m: memref<128x64xi8>, %x: memref<?x256xi8>,
@@ -52,7 +56,9 @@ func.func @int8(%v: memref<128x64xi8>, %c: memref<2x32x4xi8>,
   %n = memref.dim %x, %c0 : memref<?x256xi8>
   %xt = memref.alloc(%n) : memref<256x?xi8>
   linalg.transpose ins(%x : memref<?x256xi8>) outs(%xt : memref<256x?xi8>) permutation = [1, 0]
-  %y = memref.alloc(%n) : memref<128x?xf16>
+  %c1 = arith.constant 1 : index
+  %tokens = memref.dim %xt, %c1 : memref<256x?xi8>
+  %y = memref.alloc(%tokens) : memref<128x?xf16>
   vnm.storage.spmm ins(%v, %c, %m, %xt : memref<128x64xi8>, memref<2x32x4xi8>, memref<128x64xi8>, memref<256x?xi8>)
       weight_scales(%sw : memref<128xf32>) input_scales(%sx : memref<?xf32>)
       outs(%y : memref<128x?xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}

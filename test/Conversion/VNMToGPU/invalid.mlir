@@ -169,17 +169,6 @@ func.func @wgmma_token_major(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: mem
 
 // -----
 
-// An i8 rhs known to be K x N with contiguous rows, which is not x[N][K].
-func.func @int8_row_major(%v: memref<64x2xi8>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
-                          %x: memref<8x?xi8>, %y: memref<64x?xi32>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: the i8 kernels read rhs token-major}}
-  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xi8>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x?xi8>)
-      outs(%y : memref<64x?xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
-  return
-}
-
-// -----
-
 func.func @mixed(%v: memref<128x16xi8>, %c: memref<2x8x4xi8>,
                  %m: memref<128x16xi8>, %x: memref<64x32xf32>,
                  %s: memref<128xf32>, %y: memref<128x32xf32>) {
