@@ -23,11 +23,24 @@ import cases as case_matrix
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def program(rows, cols, v, m, dtype, out, acc, bias, act):
+def program(rows, cols, v, m, dtype, out, acc, bias, act, token_major=False):
+    """The one-op program of a case. `token_major`: x comes as x[N][K] and
+    is transposed for the spmm, as a linear layer's activations are; the
+    pipeline's vnm-fold-transposed-rhs hands kernels that read rhs
+    token-major x itself (the contract's rhs_layout says which)."""
     enc = f"#vnm.encoding<v = {v}, n = 2, m = {m}>"
     w = f"tensor<{rows}x{cols}x{dtype}, {enc}>"
     y = f"tensor<{rows}x?x{out}>"
-    args = f"%w: {w}, %x: tensor<{cols}x?x{dtype}>"
+    transpose = ""
+    if token_major:
+        args = f"%w: {w}, %tokens: tensor<?x{cols}x{dtype}>"
+        transpose = f"""  %c0 = arith.constant 0 : index
+  %n = tensor.dim %tokens, %c0 : tensor<?x{cols}x{dtype}>
+  %e = tensor.empty(%n) : tensor<{cols}x?x{dtype}>
+  %x = linalg.transpose ins(%tokens : tensor<?x{cols}x{dtype}>) outs(%e : tensor<{cols}x?x{dtype}>) permutation = [1, 0]
+"""
+    else:
+        args = f"%w: {w}, %x: tensor<{cols}x?x{dtype}>"
     extra = ""
     if acc:
         args += f", %c: {y}"
@@ -38,7 +51,7 @@ def program(rows, cols, v, m, dtype, out, acc, bias, act):
     if act != "none":
         extra += f" {{activation = #vnm.activation<{act}>}}"
     return f"""func.func @spmm({args}) -> {y} {{
-  %y = vnm.spmm %w, %x{extra} : {w}, tensor<{cols}x?x{dtype}> -> {y}
+{transpose}  %y = vnm.spmm %w, %x{extra} : {w}, tensor<{cols}x?x{dtype}> -> {y}
   return %y : {y}
 }}
 """
@@ -46,13 +59,13 @@ def program(rows, cols, v, m, dtype, out, acc, bias, act):
 
 def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                 blocks_per_sm, warp_rows=0, stages=0, chip="sm_90",
-                recipe="auto", block_cols=0):
+                recipe="auto", block_cols=0, token_major=False):
     name = case_matrix.case_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
     src = os.path.join(kdir, "spmm.mlir")
     with open(src, "w") as f:
-        f.write(program(*key))
+        f.write(program(*key, token_major=token_major))
     subprocess.run([vnm_opt, src, "-o", os.devnull,
                     f"--vnm-lower-to-nvvm-pipeline=chip={chip} recipe={recipe} "
                     f"block-cols={block_cols} "
@@ -105,6 +118,9 @@ def main():
                     help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--blocks-per-sm", type=int, default=-1,
                     help="forwarded to the pipeline (-1: the heuristic, 0: ptxas's choice)")
+    ap.add_argument("--token-major", action="store_true",
+                    help="x given as x[N][K], as linear layers hold it: the "
+                         "kernels that read it so (M = 4 and 8) get it itself")
     args = ap.parse_args()
 
     ptxas = shutil.which("ptxas") or (
@@ -121,12 +137,12 @@ def main():
                                   args.block_rows, args.warps_n,
                                   args.blocks_per_sm, args.warp_rows,
                                   args.stages, args.chip, args.recipe,
-                                  args.block_cols),
+                                  args.block_cols, args.token_major),
             keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels},
                 "chip": args.chip, "recipe": args.recipe,
-                "block_cols": args.block_cols,
+                "block_cols": args.block_cols, "token_major": args.token_major,
                 "block_rows": args.block_rows, "warp_rows": args.warp_rows,
                 "stages": args.stages,
                 "warps_n": args.warps_n, "blocks_per_sm": args.blocks_per_sm}

@@ -153,6 +153,14 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     ld = (n + 7) // 8 * 8
     contract, fn, grid, block, dynamic_shared = load_kernel(cp, build_dir,
                                                             kernel, n)
+    # B as the kernel reads it: K x ld, or token-major x[N][K] (ld tokens
+    # of ldk values); `kxn` is the K x ld view either way.
+    token_major = contract.get("rhs_layout") == "token_major"
+    ldk = (cols + 7) // 8 * 8
+    ldb = ldk if token_major else ld
+
+    def kxn(b):
+        return b[:, :cols].t() if token_major else b
 
     w = torch.from_numpy(prep["pruned"].view(np.int16)).view(dt).to(dev)
     fv = torch.from_numpy(prep["frag_values"]).to(dev)
@@ -164,7 +172,8 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     nsets = max(2, min(8, math.ceil(3 * L2_BYTES / set_bytes)))
     sets = []
     for _ in range(nsets):
-        b = torch.randn(cols, ld, device=dev).to(dt)
+        b = (torch.randn(ld, ldk, device=dev) if token_major
+             else torch.randn(cols, ld, device=dev)).to(dt)
         y = torch.empty(rows, ld, dtype=out_dt, device=dev)
         sets.append((b, y))
     # Launch on torch's stream so that events and torch ops order with it.
@@ -175,7 +184,7 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
         fn(grid, block, (np.uint64(fv.data_ptr()), np.uint64(fm.data_ptr()),
                          np.uint64(ci.data_ptr()), np.uint64(b.data_ptr()),
                          np.uint64(y.data_ptr()), np.uint64(bias.data_ptr()),
-                         np.int32(n), np.int32(ld), np.int32(ld)),
+                         np.int32(n), np.int32(ldb), np.int32(ld)),
            shared_mem=dynamic_shared)
 
     # Correctness on fresh data. The output is poisoned with NaN, or, when
@@ -191,7 +200,7 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     torch.cuda.synchronize()
     cp.cuda.runtime.deviceSynchronize()  # surfaces launch errors
     out = y[:, :n].float()
-    ref = reference_epilogue(torch, w.float() @ b[:, :n].float(), acc,
+    ref = reference_epilogue(torch, w.float() @ kxn(b)[:, :n].float(), acc,
                              bias if case["bias"] else None, case["act"])
     written = not bool(torch.isnan(out).any())
     rel = float((out - ref).norm() / ref.norm()) if written else float("nan")
@@ -199,7 +208,8 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
 
     flops = 2.0 * rows * cols * n
     t_vnm = median_ms(torch, launch, sets, args.warmup, args.runs)
-    t_cublas = median_ms(torch, lambda s: torch.mm(w, s[0][:, :n]), sets,
+    # cuBLAS reads a transposed operand in place, as the kernel does.
+    t_cublas = median_ms(torch, lambda s: torch.mm(w, kxn(s[0])[:, :n]), sets,
                          args.warmup, args.runs)
     key = (rows, cols, n, case["dtype"])
     if case["acc"] or case["bias"] or case["act"] != "none":
@@ -211,7 +221,7 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
             from torch.sparse import to_sparse_semi_structured
             w24 = to_sparse_semi_structured(prune_2_4(torch, w))
             cusparselt_cache[key] = median_ms(
-                torch, lambda s: torch.mm(w24, s[0][:, :n]), sets,
+                torch, lambda s: torch.mm(w24, kxn(s[0])[:, :n]), sets,
                 args.warmup, args.runs)[0]
         except Exception as e:  # shapes cuSPARSELt refuses
             cusparselt_cache[key] = None
@@ -220,7 +230,8 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     tflops = flops / (t_vnm[0] * 1e-3) / 1e12
     ceiling = MMA_SP_F16_CEILING * case["m"] / 4
     return dict(
-        case=case["kernel"] + f"_n{n}", rows=rows, cols=cols, n=n, v=case["v"],
+        case=case["kernel"] + f"_n{n}", rhs_layout=contract.get("rhs_layout", "k_by_n"),
+        rows=rows, cols=cols, n=n, v=case["v"],
         m=case["m"], dtype=case["dtype"], out=case["out"],
         epilogue=("acc+" if case["acc"] else "") + ("bias+" if case["bias"]
                                                     else "") + case["act"],

@@ -18,6 +18,7 @@
 #include "LaunchContract.h"
 #include "SpmmConfig.h"
 #include "SpmmTileProgram.h"
+#include "TransposedRhs.h"
 
 namespace vnm {
 #define GEN_PASS_DEF_VNMLOWERTOGPU
@@ -180,6 +181,7 @@ struct ChooseConfigPass
     options.stages = stages;
     options.blocksPerSM = blocksPerSM;
 
+    DominanceInfo &dominance = getAnalysis<DominanceInfo>();
     getOperation().walk([&](Operation *op) {
       if (!isa<SpmmOp, StorageSpmmOp>(op) || op->hasAttr("vnm.config"))
         return;
@@ -205,12 +207,18 @@ struct ChooseConfigPass
                                                 encoding.getM(), options));
         return;
       }
+      // A storage spmm's rhs that is, or that vnm-fold-transposed-rhs can
+      // make, K-contiguous (x[N][K]) is read token-major where the kernel
+      // can.
+      bool tokenMajor = false;
+      if (auto storage = dyn_cast<StorageSpmmOp>(op))
+        tokenMajor = kernel::isKContiguous(storage.getRhs().getType()) ||
+                     kernel::findTransposedCopy(storage.getRhs(), dominance);
       op->setAttr("vnm.config",
                   kernel::chooseSpmmConfig(&getContext(), encoding.getV(),
-                                           encoding.getM(),
-                                           weight.isSignlessInteger(8) ||
-                                               weight.isSignlessInteger(4),
-                                           groupSize.has_value(), options));
+                                           encoding.getM(), integerWeight,
+                                           groupSize.has_value(), tokenMajor,
+                                           options));
     });
   }
 };

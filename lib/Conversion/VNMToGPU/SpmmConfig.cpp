@@ -13,6 +13,14 @@ std::string vnm::kernel::typeName(Type type) {
   return name;
 }
 
+bool vnm::kernel::isKContiguous(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return memref && succeeded(memref.getStridesAndOffset(strides, offset)) &&
+         strides.size() == 2 && strides[0] == 1 && strides[1] != 1;
+}
+
 FailureOr<SpmmKernelConfig> vnm::kernel::getSpmmKernelConfig(StorageSpmmOp op,
                                                              MemRefType rhs) {
   if (op->getNumResults() != 0)
@@ -66,7 +74,7 @@ FailureOr<SpmmKernelConfig> vnm::kernel::getSpmmKernelConfig(StorageSpmmOp op,
   auto knownNot = [](int64_t stride) {
     return !ShapedType::isDynamic(stride) && stride != 1;
   };
-  bool tokenMajor = integer || (strides[0] == 1 && strides[1] != 1);
+  bool tokenMajor = integer || isKContiguous(rhs);
   if (integer && knownNot(strides[0]))
     return op.emitError(
         "vnm-lower-to-gpu: the i8 kernels read rhs token-major (K "
@@ -112,7 +120,7 @@ FailureOr<SpmmKernelConfig> vnm::kernel::getSpmmKernelConfig(StorageSpmmOp op,
     if (!chosen)
       chosen = chooseSpmmConfig(op.getContext(), config.v, config.m,
                                 config.hasIntegerWeight(), config.groupSize > 0,
-                                TilingOptions());
+                                config.tokenMajorRhs, TilingOptions());
     config.applyConfig(chosen);
   }
   if (ShapedType::isDynamic(config.rows) || ShapedType::isDynamic(config.cols))

@@ -18,6 +18,10 @@ namespace vnm::kernel {
 /// How a type prints (in diagnostics and launch contracts).
 std::string typeName(mlir::Type type);
 
+/// Whether `type` is a 2-D memref known to be K-contiguous: the transpose
+/// of a token-major x[N][K] (strides [1, pitch]).
+bool isKContiguous(mlir::Type type);
+
 /// The kernel recipe of `op` with rhs of type `rhs` (null: the op's own),
 /// or failure after an error on the op that says why no kernel reads it.
 mlir::FailureOr<SpmmKernelConfig>

@@ -47,7 +47,7 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
     if (config.warpgroupMma)
       return "the sm_90a wgmma.sp spmm kernel reads rhs as K x N (the "
              "mma.sp kernels read it token-major)";
-    if (config.m != 4 && config.m != 8)
+    if (!readsFloatTokenMajor(config.m))
       return "the GPU f16/bf16 spmm kernel reads token-major rhs for m = 4 "
              "and m = 8 (a slot holds each token's groups whole: " +
              std::to_string(config.blockN * config.slotCols() * 2 / 1024) +
@@ -97,10 +97,9 @@ bool vnm::kernel::blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m) {
   return m == 4 || v % blockRows == 0;
 }
 
-vnm_gpu::MmaSpTilingAttr
-vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v, int64_t m,
-                              bool quantized, bool groupScales,
-                              const TilingOptions &options) {
+vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
+    MLIRContext *context, int64_t v, int64_t m, bool quantized,
+    bool groupScales, bool tokenMajorRhs, const TilingOptions &options) {
   // Quantized kernels: 64-row tiles; for the i8 MMA 1.3-2x faster than
   // 128-row ones on the H200 at 4096^3 and 11008 x 4096 x 4096 (M = 4 and
   // 8, V = 64 and 128; bench/results/2026-12-02-h200-w8a8-gather.md).
@@ -116,7 +115,8 @@ vnm::kernel::chooseSpmmConfig(MLIRContext *context, int64_t v, int64_t m,
   // measured up to 15% slower (bench/results/ANALYSIS.md). 64-row warp
   // tiles hold 128 accumulators per thread: 8 warps.
   int64_t blocksPerSM = options.blocksPerSM;
-  if (blocksPerSM < 0 && quantized)
+  bool wholeGroupSlots = tokenMajorRhs && m > 4 && readsFloatTokenMajor(m);
+  if (blocksPerSM < 0 && (quantized || wholeGroupSlots))
     blocksPerSM = 0;
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);

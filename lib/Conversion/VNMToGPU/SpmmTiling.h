@@ -125,6 +125,11 @@ struct SpmmKernelConfig {
   int64_t gridY() const { return (rows + blockM - 1) / blockM; }
 };
 
+/// Whether the f16/bf16 mma.sp kernels read a token-major rhs at this M: a
+/// slot holds each token's k-tile pair whole (M = 4) or its 16 groups
+/// whole (M = 8: 32 KiB per stage; 64 KiB and more beyond).
+inline bool readsFloatTokenMajor(int64_t m) { return m == 4 || m == 8; }
+
 /// Whether a block tile of `blockRows` rows fits the V:N:M format: inside
 /// one V block, or anywhere when M = 4 (see identityGather).
 bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
@@ -149,7 +154,11 @@ struct TilingOptions {
 /// decode sizes) and leave registers to ptxas: at 128 registers their
 /// scaling epilogue or weight widening spills. With per-group scales
 /// (`groupScales`: a second set of accumulators) the warp tiles are 32 x 32
-/// (four columns of warps): at 32 x 64 they spill.
+/// (four columns of warps): at 32 x 64 they spill. A float weight whose
+/// kernel reads rhs token-major at M > 4 (`tokenMajorRhs`: a slot holds
+/// the pair's groups whole, a 96 KiB ring at 3 stages) leaves registers to
+/// ptxas too: the ring's shared memory allows two blocks per
+/// multiprocessor, so a cap for 16 warps would only spill.
 /// The sm_90a tiling of a float (f16/bf16) weight: 64 rows per warpgroup,
 /// two warpgroups (128-row tiles, one gathered B tile for both) where the
 /// format allows, 128 columns (m64n128k32), 4 stages (3 of 32 KiB at 256
@@ -160,7 +169,7 @@ vnm_gpu::WgmmaSpTilingAttr chooseWgmmaSpConfig(mlir::MLIRContext *context,
                                                const TilingOptions &options);
 vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v,
                                           int64_t m, bool quantized,
-                                          bool groupScales,
+                                          bool groupScales, bool tokenMajorRhs,
                                           const TilingOptions &options);
 
 /// Why `config` cannot be generated, or an empty string.
