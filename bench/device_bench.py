@@ -133,11 +133,14 @@ def load_kernel(cp, build_dir, kernel, n):
 
 
 def open_build(build_dir, name_filter):
-    """A compiled build's manifest, its cases whose kernel names hold
-    `name_filter`, and a fresh seed for each; the package is set up over
+    """A compiled build's manifest, its cases whose kernel names hold one of
+    the comma-separated substrings of `name_filter`, and a fresh seed for
+    each; the package is set up over
     the build's format library alone (no LLVM on the GPU host)."""
     manifest = json.load(open(os.path.join(build_dir, "manifest.json")))
-    cases = [c for c in manifest["cases"] if name_filter in c["kernel"]]
+    filters = name_filter.split(",")
+    cases = [c for c in manifest["cases"]
+             if any(f in c["kernel"] for f in filters)]
     os.environ.setdefault("VNM_LIBRARY_PATH",
                           os.path.join(build_dir, "libVNMFormatC.so"))
     sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
@@ -252,7 +255,8 @@ def main():
     ap.add_argument("--out", default=".")
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--runs", type=int, default=25)
-    ap.add_argument("--filter", default="", help="substring of case names")
+    ap.add_argument("--filter", default="",
+                    help="substrings of case names, comma-separated (any)")
     ap.add_argument("--command", default="", help="recorded in results.md")
     args = ap.parse_args()
 

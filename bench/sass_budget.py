@@ -22,6 +22,8 @@ them in build/cuda-tools/.
 
   python3 bench/sass_budget.py --tools build/cuda-tools \\
       --check bench/sass_budget.csv
+  python3 bench/sass_budget.py --tools build/cuda-tools --token-major \\
+      --check bench/sass_budget_token_major.csv
 """
 
 import argparse
@@ -51,9 +53,10 @@ def ptxas_version(ptxas):
     return re.search(r"V(\d+\.\d+\.\d+)", out).group(1)
 
 
-def measure(vnm_opt, ptxas, nvdisasm, version, key, tmp):
+def measure(vnm_opt, ptxas, nvdisasm, version, key, tmp, token_major=False):
     # Compiled as compile_cases.py compiles it, at the default tiling.
-    kernel = compile_cases.compile_one(vnm_opt, None, tmp, key, 0, 0, -1)
+    kernel = compile_cases.compile_one(vnm_opt, None, tmp, key, 0, 0, -1,
+                                       token_major=token_major)
     name = kernel["name"]
     registers, spill_bytes, sass = sass_loop_stats.assemble(
         ptxas, nvdisasm, os.path.join(tmp, kernel["ptx"]),
@@ -84,7 +87,7 @@ def measure_all(args):
             ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         return list(pool.map(
             lambda k: measure(args.vnm_opt, args.ptxas, args.nvdisasm,
-                              version, k, tmp), keys))
+                              version, k, tmp, args.token_major), keys))
 
 
 def write(path, rows):
@@ -142,6 +145,9 @@ def main():
                     help="directory holding ptxas and nvdisasm")
     ap.add_argument("--ptxas", default="")
     ap.add_argument("--nvdisasm", default="")
+    ap.add_argument("--token-major", action="store_true",
+                    help="x given as x[N][K] (compile_cases.py --token-major): "
+                         "the token-major kernels at M = 4 and 8")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--report")
     mode.add_argument("--record")
