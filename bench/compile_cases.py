@@ -59,7 +59,8 @@ def program(rows, cols, v, m, dtype, out, acc, bias, act, token_major=False):
 
 def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                 blocks_per_sm, warp_rows=0, stages=0, chip="sm_90",
-                recipe="auto", block_cols=0, token_major=False):
+                recipe="auto", block_cols=0, token_major=False,
+                register_gather=False):
     name = case_matrix.case_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
@@ -72,7 +73,9 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                     f"features=+ptx85 "
                     f"format=isa block-rows={block_rows} warp-rows={warp_rows} "
                     f"warps-n={warps_n} stages={stages} "
-                    f"blocks-per-sm={blocks_per_sm} dump-dir={kdir}"],
+                    f"blocks-per-sm={blocks_per_sm} "
+                    f"register-gather={'true' if register_gather else 'false'} "
+                    f"dump-dir={kdir}"],
                    check=True)
     info = {"name": name, "ptx": f"{name}/vnm_kernels.ptx",
             "contract": f"{name}/spmm_0.json"}
@@ -120,7 +123,11 @@ def main():
                     help="forwarded to the pipeline (-1: the heuristic, 0: ptxas's choice)")
     ap.add_argument("--token-major", action="store_true",
                     help="x given as x[N][K], as linear layers hold it: the "
-                         "kernels that read it so (M = 4 and 8) get it itself")
+                         "kernels that read it so get it itself (M = 4; M = 8 "
+                         "with --register-gather)")
+    ap.add_argument("--register-gather", action="store_true",
+                    help="forwarded to the pipeline: x also for the f16/bf16 "
+                         "kernels at M = 8")
     args = ap.parse_args()
 
     ptxas = shutil.which("ptxas") or (
@@ -137,12 +144,14 @@ def main():
                                   args.block_rows, args.warps_n,
                                   args.blocks_per_sm, args.warp_rows,
                                   args.stages, args.chip, args.recipe,
-                                  args.block_cols, args.token_major),
+                                  args.block_cols, args.token_major,
+                                  args.register_gather),
             keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels},
                 "chip": args.chip, "recipe": args.recipe,
                 "block_cols": args.block_cols, "token_major": args.token_major,
+                "register_gather": args.register_gather,
                 "block_rows": args.block_rows, "warp_rows": args.warp_rows,
                 "stages": args.stages,
                 "warps_n": args.warps_n, "blocks_per_sm": args.blocks_per_sm}

@@ -54,9 +54,12 @@ def ptxas_version(ptxas):
 
 
 def measure(vnm_opt, ptxas, nvdisasm, version, key, tmp, token_major=False):
-    # Compiled as compile_cases.py compiles it, at the default tiling.
+    # Compiled as compile_cases.py compiles it, at the default tiling;
+    # token-major: x given as x[N][K], handed to every kernel that reads it
+    # (M = 8 too).
     kernel = compile_cases.compile_one(vnm_opt, None, tmp, key, 0, 0, -1,
-                                       token_major=token_major)
+                                       token_major=token_major,
+                                       register_gather=token_major)
     name = kernel["name"]
     registers, spill_bytes, sass = sass_loop_stats.assemble(
         ptxas, nvdisasm, os.path.join(tmp, kernel["ptx"]),
@@ -146,8 +149,9 @@ def main():
     ap.add_argument("--ptxas", default="")
     ap.add_argument("--nvdisasm", default="")
     ap.add_argument("--token-major", action="store_true",
-                    help="x given as x[N][K] (compile_cases.py --token-major): "
-                         "the token-major kernels at M = 4 and 8")
+                    help="x given as x[N][K] (compile_cases.py --token-major "
+                         "--register-gather): the token-major kernels at M = 4 "
+                         "and 8")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--report")
     mode.add_argument("--record")

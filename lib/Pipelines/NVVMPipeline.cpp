@@ -64,6 +64,12 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
                      "on every chip today), mma-sp, or wgmma-sp (sm_90a, "
                      "f16/bf16 weights)"),
       llvm::cl::init("auto")};
+  Option<bool> registerGather{
+      *this, "register-gather",
+      llvm::cl::desc("Hand x[N][K] to the f16/bf16 kernels at M = 8 too, "
+                     "which select the kept values in registers "
+                     "(vnm-fold-transposed-rhs)"),
+      llvm::cl::init(false)};
   Option<std::string> dumpDir{
       *this, "dump-dir",
       llvm::cl::desc("If set, write binaries and launch contracts there"),
@@ -76,15 +82,17 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
                                      int64_t blockRows, int64_t warpRows,
                                      int64_t warpsN, int64_t stages,
                                      int64_t blocksPerSM, StringRef dumpDir,
-                                     StringRef recipe, int64_t blockCols) {
+                                     StringRef recipe, int64_t blockCols,
+                                     bool registerGather) {
   std::string text = llvm::formatv(
       "canonicalize,"
       "vnm-expand-storage,"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
-      "stages={8} blocks-per-sm={6} recipe={9} block-cols={10}},"
-      "vnm-fold-transposed-rhs,"
+      "stages={8} blocks-per-sm={6} recipe={9} block-cols={10} "
+      "register-gather={11}},"
+      "vnm-fold-transposed-rhs{{register-gather={11}},"
       "vnm-lower-to-gpu,"
       "vnm-pipeline-kernels,"
       "gpu.module(convert-vnm-gpu-to-nvvm,loop-invariant-code-motion,cse,"
@@ -94,7 +102,7 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
       "gpu-module-to-binary{{format={3}}",
       chip, features, optLevel, format, blockRows, warpsN, blocksPerSM,
-      warpRows, stages, recipe, blockCols);
+      warpRows, stages, recipe, blockCols, registerGather);
   if (!dumpDir.empty())
     text += ("," + llvm::Twine("vnm-dump-kernels{output-dir=") + dumpDir + "}")
                 .str();
@@ -145,7 +153,7 @@ void vnm::registerNVVMPipeline() {
             options.chip, options.features, options.format, options.optLevel,
             options.blockRows, options.warpRows, options.warpsN, options.stages,
             options.blocksPerSM, options.dumpDir, options.recipe,
-            options.blockCols);
+            options.blockCols, options.registerGather);
         std::string parseErrors;
         llvm::raw_string_ostream errorStream(parseErrors);
         if (failed(parsePassPipeline(text, pm, errorStream)))

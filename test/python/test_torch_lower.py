@@ -419,11 +419,17 @@ def test_gpu_kernels_read_a_linear_layers_activations_as_torch_holds_them():
     (kernel,) = lowering.kernels
     assert kernel.contract["rhs_layout"] == "token_major"
     assert kernel.contract["rhs_type"] == "i8" and "input_scales" in kernel.contract["params"]
-    # f16: the first layer reads x[N][K] (M = 8); the second reads the
+    # f16: the first layer reads x[N][K] at 2:4; the second reads the
     # first's R x N result, which is already K x N for it.
-    lowering = vt.lower(mlp(torch.float16), example(torch.float16),
-                        sparsity={"0.weight": "64:2:8", "2.weight": "64:2:4"}, target="sm_90")
-    layouts = {(k.contract["rows"], k.contract["cols"]): k.contract["rhs_layout"]
-               for k in lowering.kernels}
-    assert layouts == {(512, 256): "token_major", (256, 512): "k_by_n"}
-    assert "memref.transpose" in lowering.ir
+    def layouts(sparsity, gpu_options=""):
+        lowering = vt.lower(mlp(torch.float16), example(torch.float16), sparsity=sparsity,
+                            target="sm_90", gpu_options=gpu_options)
+        return {(k.contract["rows"], k.contract["cols"]): k.contract["rhs_layout"]
+                for k in lowering.kernels}
+    assert layouts({"0.weight": "64:2:4", "2.weight": "64:2:8"}) == {
+        (512, 256): "token_major", (256, 512): "k_by_n"}
+    # At M = 8 the kernel that reads x[N][K] selects in registers: only on
+    # request.
+    assert layouts({"0.weight": "64:2:8"}) == {(512, 256): "k_by_n"}
+    assert layouts({"0.weight": "64:2:8"}, "register-gather=true") == {
+        (512, 256): "token_major"}

@@ -188,7 +188,10 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "Resident blocks per multiprocessor ptxas must allow (caps "
            "registers; .minnctapersm); 0 leaves registers to ptxas; -1 "
            "chooses (16 warps per multiprocessor, 8 with 64-row warp "
-           "tiles)">
+           "tiles)">,
+    Option<"registerGather", "register-gather", "bool", /*default=*/"false",
+           "Tile for the kernels that vnm-fold-transposed-rhs with the same "
+           "option hands x[N][K] at M = 8 (registers left to ptxas)">
   ];
   // The tiling attributes it sets.
   let dependentDialects = ["::vnm::vnm_gpu::VNMGPUDialect"];
@@ -254,9 +257,19 @@ def VNMFoldTransposedRhs : Pass<"vnm-fold-transposed-rhs", "mlir::ModuleOp"> {
       allocations alias nothing else).
 
     Otherwise the copy stays and the kernel reads it as K x N. The launch
-    contract's `rhs_layout` says which the kernel reads.
-    `vnm-lower-to-nvvm-pipeline` runs it after `vnm-choose-config`.
+    contract's `rhs_layout` says which the kernel reads. The f16/bf16
+    kernels at M = 8 can read x too, selecting the kept values in
+    registers, but their K loop issues about three times the instructions
+    of the K x N kernel's: this pass hands them x only with
+    `register-gather`. `vnm-lower-to-nvvm-pipeline` runs it after
+    `vnm-choose-config`.
   }];
+  let options = [
+    Option<"registerGather", "register-gather", "bool", /*default=*/"false",
+           "Also hand x to the f16/bf16 kernels at M = 8, which select the "
+           "kept values in registers (slower loops than the K x N kernel's "
+           "by their static count)">
+  ];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 

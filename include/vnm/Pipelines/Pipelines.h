@@ -21,7 +21,8 @@ std::string getNVVMPipelineText(llvm::StringRef chip, llvm::StringRef features,
                                 int64_t warpsN, int64_t stages,
                                 int64_t blocksPerSM, llvm::StringRef dumpDir,
                                 llvm::StringRef recipe = "auto",
-                                int64_t blockCols = 0);
+                                int64_t blockCols = 0,
+                                bool registerGather = false);
 
 /// Registers `vnm-lower-to-nvvm-pipeline`.
 void registerNVVMPipeline();

@@ -40,6 +40,8 @@ bool readsTokenMajor(StorageSpmmOp spmm, MemRefType type) {
 
 struct FoldTransposedRhsPass
     : public vnm::impl::VNMFoldTransposedRhsBase<FoldTransposedRhsPass> {
+  using VNMFoldTransposedRhsBase::VNMFoldTransposedRhsBase;
+
   void runOnOperation() override {
     SmallVector<linalg::TransposeOp> transposes;
     getOperation().walk([&](linalg::TransposeOp op) {
@@ -65,7 +67,10 @@ struct FoldTransposedRhsPass
     auto view = memref::TransposeOp::create(builder, transpose.getLoc(), source,
                                             AffineMapAttr::get(swap));
     if (!llvm::all_of(readers, [&](StorageSpmmOp reader) {
-          return readsTokenMajor(reader, view.getType());
+          return kernel::prefersTokenMajor(view.getType().getElementType(),
+                                           reader.getEncoding().getM(),
+                                           registerGather) &&
+                 readsTokenMajor(reader, view.getType());
         })) {
       view.erase();
       return;

@@ -207,13 +207,17 @@ struct ChooseConfigPass
                                                 encoding.getM(), options));
         return;
       }
-      // A storage spmm's rhs that is, or that vnm-fold-transposed-rhs can
-      // make, K-contiguous (x[N][K]) is read token-major where the kernel
-      // can.
+      // A storage spmm's rhs that is K-contiguous (x[N][K]), or that
+      // vnm-fold-transposed-rhs will make so, is read token-major.
       bool tokenMajor = false;
-      if (auto storage = dyn_cast<StorageSpmmOp>(op))
-        tokenMajor = kernel::isKContiguous(storage.getRhs().getType()) ||
-                     kernel::findTransposedCopy(storage.getRhs(), dominance);
+      if (auto storage = dyn_cast<StorageSpmmOp>(op)) {
+        Value rhs = storage.getRhs();
+        tokenMajor =
+            kernel::isKContiguous(rhs.getType()) ||
+            (kernel::prefersTokenMajor(getElementTypeOrSelf(rhs.getType()),
+                                       encoding.getM(), registerGather) &&
+             kernel::findTransposedCopy(rhs, dominance));
+      }
       op->setAttr("vnm.config",
                   kernel::chooseSpmmConfig(&getContext(), encoding.getV(),
                                            encoding.getM(), integerWeight,

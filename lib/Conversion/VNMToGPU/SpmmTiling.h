@@ -130,6 +130,18 @@ struct SpmmKernelConfig {
 /// whole (M = 8: 32 KiB per stage; 64 KiB and more beyond).
 inline bool readsFloatTokenMajor(int64_t m) { return m == 4 || m == 8; }
 
+/// Whether a kernel with `rhs` elements at this M is best handed a
+/// token-major rhs in place of a transposed copy of x[N][K] (what
+/// vnm-fold-transposed-rhs does, and what vnm-choose-config tiles for):
+/// the i8 kernels read nothing else; the f16/bf16 ones at M = 4, whose K
+/// loop issues fewer instructions than the K x N kernel's; at M = 8 only
+/// with `registerGather`, as their B loads select the kept values in
+/// registers (17-18 SASS instructions per HMMA against 5.4-6.6,
+/// bench/results/2026-12-03-sass-loop-report-token-major.csv).
+inline bool prefersTokenMajor(mlir::Type rhs, int64_t m, bool registerGather) {
+  return rhs.isSignlessInteger(8) || m == 4 || (registerGather && m == 8);
+}
+
 /// Whether a block tile of `blockRows` rows fits the V:N:M format: inside
 /// one V block, or anywhere when M = 4 (see identityGather).
 bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);

@@ -1,11 +1,19 @@
 // vnm-fold-transposed-rhs: a transposed copy of x[N][K] that only spmm ops
 // read as rhs becomes a transposed view of x where their kernels read rhs
 // token-major; anything else keeps the copy.
-// RUN: vnm-opt %s --split-input-file --vnm-choose-config --vnm-fold-transposed-rhs | FileCheck %s
-// RUN: vnm-opt %s --split-input-file --vnm-choose-config="chip=sm_90a recipe=wgmma-sp" --vnm-fold-transposed-rhs | FileCheck %s --check-prefix=HOPPER
+// RUN: vnm-opt %s --split-input-file --vnm-choose-config=register-gather=true --vnm-fold-transposed-rhs=register-gather=true | FileCheck %s
+// RUN: vnm-opt %s --split-input-file --vnm-choose-config="chip=sm_90a recipe=wgmma-sp register-gather=true" --vnm-fold-transposed-rhs=register-gather=true | FileCheck %s --check-prefix=HOPPER
+// RUN: vnm-opt %s --split-input-file --vnm-choose-config --vnm-fold-transposed-rhs | FileCheck %s --check-prefix=DEFAULT
 
 // f16 at 64:2:8, two layers reading one x (as q, k and v projections do):
-// both read x itself; the copy, its buffer and its deallocation are gone.
+// with register-gather both read x itself; the copy, its buffer and its
+// deallocation are gone. Without it the copy stays (the M = 8 kernels'
+// registers gather costs more than the copy), tiled as the K x N kernel.
+// DEFAULT-LABEL: func.func @two_readers
+// DEFAULT: linalg.transpose
+// DEFAULT-NOT: memref.transpose
+// DEFAULT: blocks_per_sm = 4>
+// DEFAULT: blocks_per_sm = 4>
 // CHECK-LABEL: func.func @two_readers
 // CHECK-SAME: %[[X:[^:]*]]: memref<?x256xf16>
 // CHECK-NOT: linalg.transpose
@@ -182,4 +190,25 @@ func.func @other_reader(%v: memref<128x64xf16>, %c: memref<2x32x4xi8>,
       outs(%y : memref<128x?xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
   %e = memref.load %xt[%c0, %c0] : memref<256x?xf16>
   return %y, %e : memref<128x?xf16>, f16
+}
+
+// -----
+
+// f16 at 2:4 (V = 16): the token-major kernel's K loop is the cheaper one,
+// so x is handed over by default too.
+// CHECK-LABEL: func.func @two_four
+// CHECK: memref.transpose
+// DEFAULT-LABEL: func.func @two_four
+// DEFAULT: memref.transpose
+// DEFAULT-NOT: linalg.transpose
+func.func @two_four(%v: memref<128x128xf16>, %c: memref<8x64x4xi8>,
+                    %m: memref<128x128xi8>, %x: memref<?x256xf16>) -> memref<128x?xf16> {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?x256xf16>
+  %xt = memref.alloc(%n) : memref<256x?xf16>
+  linalg.transpose ins(%x : memref<?x256xf16>) outs(%xt : memref<256x?xf16>) permutation = [1, 0]
+  %y = memref.alloc(%n) : memref<128x?xf16>
+  vnm.storage.spmm ins(%v, %c, %m, %xt : memref<128x128xf16>, memref<8x64x4xi8>, memref<128x128xi8>, memref<256x?xf16>)
+      outs(%y : memref<128x?xf16>) {encoding = #vnm.encoding<v = 16, n = 2, m = 4>}
+  return %y : memref<128x?xf16>
 }

@@ -4,9 +4,9 @@
 // ptxas.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 blocks-per-sm=0 dump-dir=%t/sm90" -o /dev/null
+// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 blocks-per-sm=0 register-gather=true dump-dir=%t/sm90" -o /dev/null
 // RUN: %ptxas -arch=sm_90 -v %t/sm90/vnm_kernels.ptx -o %t/sm90.cubin 2>&1 | FileCheck %s
-// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_80 blocks-per-sm=0 dump-dir=%t/sm80" -o /dev/null
+// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_80 blocks-per-sm=0 register-gather=true dump-dir=%t/sm80" -o /dev/null
 // RUN: %ptxas -arch=sm_80 -v %t/sm80/vnm_kernels.ptx -o %t/sm80.cubin 2>&1 | FileCheck %s
 
 // CHECK-COUNT-2: 0 bytes spill stores, 0 bytes spill loads
