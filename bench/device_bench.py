@@ -210,6 +210,9 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
     correct = written and rel <= 1e-2
 
     flops = 2.0 * rows * cols * n
+    if args.check_only:  # e.g. under compute-sanitizer: the kernel alone
+        return dict(case=case["kernel"] + f"_n{n}", correct=correct,
+                    rel_error=rel, ptx_sha256=kernel.get("ptx_sha256"))
     t_vnm = median_ms(torch, launch, sets, args.warmup, args.runs)
     # cuBLAS reads a transposed operand in place, as the kernel does.
     t_cublas = median_ms(torch, lambda s: torch.mm(w, kxn(s[0])[:, :n]), sets,
@@ -258,6 +261,9 @@ def main():
     ap.add_argument("--filter", default="",
                     help="substrings of case names, comma-separated (any)")
     ap.add_argument("--command", default="", help="recorded in results.md")
+    ap.add_argument("--check-only", action="store_true",
+                    help="correctness only: no timing, no results files "
+                         "(for compute-sanitizer)")
     args = ap.parse_args()
 
     import cupy as cp
@@ -279,11 +285,19 @@ def main():
                          manifest["kernels"][case["kernel"]], args.build, args,
                          cache)
             results.append(r)
+            if args.check_only:
+                print(f"{r['case']:34s} {'ok ' if r['correct'] else 'BAD'} "
+                      f"err {r['rel_error']:.2e}", flush=True)
+                continue
             print(f"{r['case']:34s} {'ok ' if r['correct'] else 'BAD'} "
                   f"err {r['rel_error']:.2e}  vnm {r['vnm_ms']:.3f} ms "
                   f"({r['vnm_tflops']:.0f} TF/s, {r['speedup_vs_cublas']:.2f}x "
                   f"cuBLAS)", flush=True)
 
+    bad = [r["case"] for r in results if not r["correct"]]
+    if args.check_only:
+        print(f"\n{len(results) - len(bad)}/{len(results)} correct")
+        return 1 if bad else 0
     os.makedirs(args.out, exist_ok=True)
     fields = list(results[0].keys())
     with open(os.path.join(args.out, "results.csv"), "w") as f:
@@ -313,7 +327,6 @@ def main():
             f"{r['vnm_tflops']:.0f} | {100 * r['fraction_of_mma_sp_ceiling']:.0f}% |")
     with open(os.path.join(args.out, "results.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    bad = [r["case"] for r in results if not r["correct"]]
     print(f"\n{len(results) - len(bad)}/{len(results)} correct"
           + (f"; WRONG: {bad}" if bad else ""))
     return 1 if bad else 0

@@ -207,6 +207,35 @@ void loadMatrices(KernelIRBuilder &kb, Value ring, Value offset,
     registers.push_back(LLVM::ExtractValueOp::create(b, loc, regs, r));
 }
 
+/// What a gathering B load (`via`) needs of its lane and slot: lane l's
+/// token in the first n8 tile of its warp (l / 4 of it), the slot's byte
+/// offset, whether moving 8 tokens keeps the swizzle phase (a whole
+/// swizzle span of rows divides 8), and the step's first group.
+struct GatherSetup {
+  RingType ring;
+  WarpTiles tiles;
+  ThreadCoordinates at;
+  Value slotBase, shared, firstRow;
+  bool eightRowsKeepPhase;
+  int64_t firstGroup;
+
+  GatherSetup(KernelIRBuilder &kb, LoadBOp op,
+              OpConversionPattern<LoadBOp>::OneToNOpAdaptor adaptor)
+      : ring(op.getRing().getType()) {
+    BFragType type = op.getResult().getType();
+    MmaLayoutAttr layout = type.getLayout();
+    tiles = getWarpTiles(layout, type.getRows(), type.getCols());
+    at = getThreadCoordinates(kb, layout);
+    slotBase = getSlotOffset(kb, ring, adaptor.getSlot().front());
+    shared = adaptor.getRing().front();
+    firstRow = kb.add(kb.mul(at.warpN, kb.c32(tiles.n * 8)), at.g);
+    SwizzleAttr swizzle = ring.getSwizzle();
+    eightRowsKeepPhase =
+        8 % (swizzle.getPeriod() * swizzle.getRowsPerPhase()) == 0;
+    firstGroup = op.getOffsetAttr().getInt() / 4;
+  }
+};
+
 struct LoadBLowering : OpConversionPattern<LoadBOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -279,7 +308,6 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
                              OneToNOpAdaptor adaptor,
                              ConversionPatternRewriter &rewriter,
                              SmallVectorImpl<Value> &registers) const {
-    BFragType type = op.getResult().getType();
     RingType ring = op.getRing().getType();
     ColLocType colloc = op.getColloc().getType();
     int64_t m = ring.getCols() / colloc.getGroups();
@@ -288,33 +316,24 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
     if (m != 8 || ring.getElementBytes() != 1)
       return rewriter.notifyMatchFailure(
           op, "load_b via selects from 8-byte groups (i8, M = 8) only");
-    MmaLayoutAttr layout = type.getLayout();
-    WarpTiles tiles = getWarpTiles(layout, type.getRows(), type.getCols());
-    ThreadCoordinates at = getThreadCoordinates(kb, layout);
-    Value slotBase = getSlotOffset(kb, ring, adaptor.getSlot().front());
-    Value shared = adaptor.getRing().front();
+    GatherSetup g(kb, op, adaptor);
     ValueRange selectors = adaptor.getColloc();
-    Value firstRow = kb.add(kb.mul(at.warpN, kb.c32(tiles.n * 8)), at.g);
-    SwizzleAttr swizzle = ring.getSwizzle();
-    bool eightRowsKeepPhase =
-        8 % (swizzle.getPeriod() * swizzle.getRowsPerPhase()) == 0;
-    int64_t firstGroup = op.getOffsetAttr().getInt() / 4;
     Type words2 = VectorType::get({2}, kb.i32());
-    for (int64_t nt = 0; nt < tiles.n; ++nt) {
-      Value tokenRow = kb.add(firstRow, kb.c32(8 * nt));
+    for (int64_t nt = 0; nt < g.tiles.n; ++nt) {
+      Value tokenRow = kb.add(g.firstRow, kb.c32(8 * nt));
       for (int64_t j = 0; j < 4; ++j) {
         // Group q's bytes: chunk q M / 16, byte (q M) mod 16 of it.
         Value byte =
-            kb.mul(kb.add(at.t, kb.c32(firstGroup + 4 * j)), kb.c32(m));
+            kb.mul(kb.add(g.at.t, kb.c32(g.firstGroup + 4 * j)), kb.c32(m));
         Value chunk = kb.shru(byte, kb.c32(4));
         Value inChunk = kb.bitAnd(byte, kb.c32(15));
         Value rowOffset =
-            eightRowsKeepPhase
-                ? kb.add(getSwizzledOffset(kb, ring, firstRow, chunk),
+            g.eightRowsKeepPhase
+                ? kb.add(getSwizzledOffset(kb, ring, g.firstRow, chunk),
                          kb.c32(8 * nt * ring.getRowBytes()))
                 : getSwizzledOffset(kb, ring, tokenRow, chunk);
         Value address = kb.offsetBytes(
-            shared, kb.add(slotBase, kb.add(rowOffset, inChunk)));
+            g.shared, kb.add(g.slotBase, kb.add(rowOffset, inChunk)));
         Value bytes = kb.load(words2, address, 8);
         Value lo = vector::ExtractOp::create(kb.builder(), kb.location(), bytes,
                                              int64_t(0));
@@ -336,23 +355,12 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
   LogicalResult loadGatheredHalves(KernelIRBuilder &kb, LoadBOp op,
                                    OneToNOpAdaptor adaptor,
                                    SmallVectorImpl<Value> &registers) const {
-    BFragType type = op.getResult().getType();
     RingType ring = op.getRing().getType();
-    int64_t groups = op.getColloc().getType().getGroups();
-    int64_t m = ring.getCols() / groups;
-    MmaLayoutAttr layout = type.getLayout();
-    WarpTiles tiles = getWarpTiles(layout, type.getRows(), type.getCols());
-    ThreadCoordinates at = getThreadCoordinates(kb, layout);
-    Value slotBase = getSlotOffset(kb, ring, adaptor.getSlot().front());
-    Value shared = adaptor.getRing().front();
+    int64_t m = ring.getCols() / op.getColloc().getType().getGroups();
+    GatherSetup g(kb, op, adaptor);
     ValueRange words = adaptor.getColloc();
-    Value firstRow = kb.add(kb.mul(at.warpN, kb.c32(tiles.n * 8)), at.g);
-    SwizzleAttr swizzle = ring.getSwizzle();
-    bool eightRowsKeepPhase =
-        8 % (swizzle.getPeriod() * swizzle.getRowsPerPhase()) == 0;
-    int64_t firstGroup = op.getOffsetAttr().getInt() / 4;
     // The lane's column of its group q within the slot row, in elements.
-    Value laneGroupColumn = kb.mul(kb.shru(at.t, kb.c32(1)), kb.c32(m));
+    Value laneGroupColumn = kb.mul(kb.shru(g.at.t, kb.c32(1)), kb.c32(m));
     auto columnOffset = [&](Value tokenRow, Value column) {
       Value byte = kb.mul(column, kb.c32(2));
       return kb.add(
@@ -360,8 +368,9 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
           kb.bitAnd(byte, kb.c32(15)));
     };
     auto loadHalf = [&](Value offset) {
-      Value half = kb.load(kb.builder().getI16Type(),
-                           kb.offsetBytes(shared, kb.add(slotBase, offset)), 2);
+      Value half =
+          kb.load(kb.builder().getI16Type(),
+                  kb.offsetBytes(g.shared, kb.add(g.slotBase, offset)), 2);
       return arith::ExtUIOp::create(kb.builder(), kb.location(), kb.i32(), half)
           .getResult();
     };
@@ -369,24 +378,24 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
     // of the first n8 tile.
     SmallVector<std::array<Value, 2>> columns(4), firstOffsets(4);
     for (int64_t j = 0; j < 4; ++j) {
-      int64_t wordGroup = firstGroup / 2 + j;
+      int64_t wordGroup = g.firstGroup / 2 + j;
       Value word = words[wordGroup / 2];
       int64_t firstByte = 2 * (wordGroup % 2);
       Value groupColumn =
-          kb.add(kb.c32((firstGroup + 2 * j) * m), laneGroupColumn);
+          kb.add(kb.c32((g.firstGroup + 2 * j) * m), laneGroupColumn);
       for (int h = 0; h < 2; ++h) {
         columns[j][h] = kb.add(
             groupColumn,
             kb.bitAnd(kb.shru(word, kb.c32(8 * (firstByte + h))), kb.c32(255)));
-        firstOffsets[j][h] = columnOffset(firstRow, columns[j][h]);
+        firstOffsets[j][h] = columnOffset(g.firstRow, columns[j][h]);
       }
     }
-    for (int64_t nt = 0; nt < tiles.n; ++nt) {
-      Value tokenRow = kb.add(firstRow, kb.c32(8 * nt));
+    for (int64_t nt = 0; nt < g.tiles.n; ++nt) {
+      Value tokenRow = kb.add(g.firstRow, kb.c32(8 * nt));
       for (int64_t j = 0; j < 4; ++j) {
         Value halves[2];
         for (int h = 0; h < 2; ++h)
-          halves[h] = loadHalf(eightRowsKeepPhase
+          halves[h] = loadHalf(g.eightRowsKeepPhase
                                    ? kb.add(firstOffsets[j][h],
                                             kb.c32(8 * nt * ring.getRowBytes()))
                                    : columnOffset(tokenRow, columns[j][h]));
