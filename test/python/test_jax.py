@@ -54,6 +54,18 @@ def test_gpu_kernels_for_each_layer():
     assert "mma.sp::ordered_metadata" in result.ptx
 
 
+def test_gpu_kernels_read_activations_as_jax_holds_them():
+    # At 2:4 the first layer's kernel reads x[N][K] itself (no transposed
+    # copy); the second reads the first's R x N result, K x N for it. At
+    # 2:8 the K x N kernel is the faster one (docs/gpu.md).
+    def layouts(fmt):
+        result = vj.lower(mlp, *ARGS, sparsity={1: fmt, 2: fmt}, target="sm_90")
+        return sorted((k.contract["rows"], k.contract["rhs_layout"])
+                      for k in result.kernels)
+    assert layouts("64:2:4") == [(32, "k_by_n"), (128, "token_major")]
+    assert layouts("64:2:8") == [(32, "k_by_n"), (128, "k_by_n")]
+
+
 def test_bad_argument_index_and_format():
     with pytest.raises(ValueError, match="argument 5"):
         vj.lower(mlp, *ARGS, sparsity={5: "64:2:8"})
