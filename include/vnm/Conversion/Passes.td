@@ -75,16 +75,21 @@ def VNMWidenMath : Pass<"vnm-widen-math"> {
 def VNMLowerToGPU : Pass<"vnm-lower-to-gpu", "mlir::ModuleOp"> {
   let summary = "Build the vnm_gpu tile program of each vnm.storage.spmm";
   let description = [{
-    For each `vnm.storage.spmm` on memrefs (f16 or bf16 operands; f16, bf16
-    or f32 result; V a multiple of the block tile's rows unless M = 4;
-    static R and K), builds a kernel into `gpu.module @vnm_kernels` as a
+    For each `vnm.storage.spmm` on memrefs (f16 or bf16 operands, or the
+    quantized forms W8A8, W4A8, W8A16 and W4A16 (docs/gpu.md); f16, bf16 or
+    f32 result, i32 for unscaled i8; V a multiple of the block tile's rows
+    unless M = 4; static R and K), builds a kernel into
+    `gpu.module @vnm_kernels` as a
     `vnm_gpu` tile program (docs/spec.md section 5), tiled as the op's
     `vnm.config` says (`vnm-choose-config`'s default when it has none): a
     plain K loop over k-tile pairs (column-locs, `vnm_gpu.gather` through
     them, or `vnm_gpu.copy_tile` for M = 4, into ring slot p % S; the A
     fragments; a wait; two B fragment loads and sparse MMAs), then the
-    epilogue (accumulate, bias, relu/gelu, conversion) predicated on R and
-    N. `vnm-pipeline-kernels` overlaps the loop's steps,
+    epilogue (accumulate, bias, relu/gelu, scales, conversion) predicated
+    on R and N. rhs is read as its memref says: K x N with contiguous rows,
+    or token-major (K contiguous, the transpose of an x[N][K]: the i8
+    kernels always, the f16/bf16 ones at M = 4 and 8); the launch
+    contract's `rhs_layout` tells the host which. `vnm-pipeline-kernels` overlaps the loop's steps,
     `convert-vnm-gpu-to-nvvm` lowers the program to NVVM.
 
     The op gets a `vnm.gpu_kernel` symbol reference to its kernel, and the
