@@ -75,7 +75,18 @@ struct FlattenBroadcastMatmulsPass
       return tensor::CollapseShapeOp::create(builder, loc, value, batchAndRows);
     };
     Value flatLhs = flat(lhs);
-    Value flatInit = flat(init);
+    // A filled init (Torch-MLIR zero-fills it) stays a fill, of the
+    // flattened tensor, so that vnm-sparsify still sees that the product
+    // accumulates into nothing (a collapsed fill would become an all-zero
+    // accumulator the kernel reads).
+    Value flatInit;
+    if (auto fill = init.getDefiningOp<linalg::FillOp>();
+        fill && fill.hasPureTensorSemantics())
+      flatInit = linalg::FillOp::create(builder, loc, fill.value(),
+                                        flat(fill.output()))
+                     .getResult(0);
+    else
+      flatInit = flat(init);
     auto matmul = linalg::MatmulOp::create(
         builder, loc, ValueRange{flatLhs, matrix}, ValueRange{flatInit});
     matmul->setDiscardableAttrs(op->getDiscardableAttrDictionary());

@@ -26,6 +26,27 @@ func.func @bmm_of_expanded_weight(%x: tensor<2x16x64xf32>, %w: tensor<32x64xf32>
 
 // -----
 
+// A zero-filled init (as Torch-MLIR writes it) stays a fill of the
+// flattened tensor: vnm-sparsify then sees a product that accumulates into
+// nothing, not an all-zero accumulator.
+// CHECK-LABEL: func.func @filled_init
+//       CHECK:   %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+//       CHECK:   %[[E:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x16x32xf32> into tensor<32x32xf32>
+//       CHECK:   %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<32x32xf32>)
+//       CHECK:   linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x64xf32>, tensor<64x32xf32>) outs(%[[F]] : tensor<32x32xf32>)
+func.func @filled_init(%x: tensor<2x16x64xf32>, %wt: tensor<64x32xf32>) -> tensor<2x16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+  %eb = tensor.empty() : tensor<2x64x32xf32>
+  %b = linalg.broadcast ins(%wt : tensor<64x32xf32>) outs(%eb : tensor<2x64x32xf32>) dimensions = [0]
+  %y = linalg.batch_matmul ins(%x, %b : tensor<2x16x64xf32>, tensor<2x64x32xf32>)
+      outs(%c : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+  return %y : tensor<2x16x32xf32>
+}
+
+// -----
+
 #bcast = affine_map<(b, k, n) -> (k, n)>
 #id = affine_map<(b, k, n) -> (b, k, n)>
 

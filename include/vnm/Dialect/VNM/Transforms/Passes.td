@@ -287,7 +287,9 @@ def VNMFlattenBroadcastMatmuls : Pass<"vnm-flatten-broadcast-matmuls"> {
     so (a BERT's attention output projection under `sdpa` at batch > 1:
     `bmm(x, expand(W.T))`); as a matmul, `vnm-sparsify` makes its weight
     sparse like any other. Discardable attributes (`vnm.encoding`) move to
-    the matmul.
+    the matmul. An init that is a `linalg.fill` (Torch-MLIR's zero) stays a
+    fill, of its collapsed destination, so that the product still reads as
+    one that accumulates into nothing.
 
     ```mlir
     // before
