@@ -154,18 +154,20 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       c.source = ProgramSource::Generated;
       cases.push_back(c);
     }
-  // W8A16 and W4A16: i8/i4 weights in the 16-bit fragment class,
-  // dequantized to the f16/bf16 MMA in registers, per-row weight scales.
-  struct WeightOnly {
+  // A family of cases: the weight's element type (empty: rhs's), rhs's,
+  // and the format.
+  struct Operands {
     const char *weight, *element;
     int64_t v, m;
   };
-  const WeightOnly weightOnly[] = {{"i8", "f16", 64, 8},
-                                   {"i4", "bf16", 128, 8},
-                                   {"i8", "bf16", 64, 4},
-                                   {"i4", "f16", 64, 16}};
+  // W8A16 and W4A16: i8/i4 weights in the 16-bit fragment class,
+  // dequantized to the f16/bf16 MMA in registers, per-row weight scales.
+  const Operands weightOnly[] = {{"i8", "f16", 64, 8},
+                                 {"i4", "bf16", 128, 8},
+                                 {"i8", "bf16", 64, 4},
+                                 {"i4", "f16", 64, 16}};
   int index = 0;
-  for (const WeightOnly &w : weightOnly) {
+  for (const Operands &w : weightOnly) {
     for (int i = 0; i < 2; ++i) {
       SpmmCase c;
       c.v = w.v;
@@ -196,15 +198,11 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
   // f16/bf16 rhs read token-major (x[N][K]): M = 4 copies each token's K
   // values, M = 8 copies its groups whole and selects the kept values in
   // load_b; float and dequantized weights, K a multiple of 8.
-  struct TokenMajor {
-    const char *weight, *element;
-    int64_t v, m;
-  };
-  const TokenMajor tokenMajor[] = {{"", "f16", 16, 4},   {"", "bf16", 128, 4},
-                                   {"", "f16", 64, 8},   {"", "bf16", 128, 8},
-                                   {"i8", "f16", 64, 8}, {"i4", "bf16", 64, 4}};
+  const Operands tokenMajor[] = {{"", "f16", 16, 4},   {"", "bf16", 128, 4},
+                                 {"", "f16", 64, 8},   {"", "bf16", 128, 8},
+                                 {"i8", "f16", 64, 8}, {"i4", "bf16", 64, 4}};
   index = 0;
-  for (const TokenMajor &t : tokenMajor) {
+  for (const Operands &t : tokenMajor) {
     for (int i = 0; i < 2; ++i) {
       SpmmCase c;
       c.tokenMajor = true;
