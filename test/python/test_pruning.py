@@ -429,26 +429,34 @@ def test_prune_model_blocks_and_round_trip(rng, method):
 
 
 def test_refit_and_compensate_lower_the_output_error(rng):
+    # Summed over several fresh models: on one small random model either
+    # step can come out slightly worse (compensation fits each layer to the
+    # dense model's outputs, which a later nonlinearity need not reward),
+    # e.g. VNM_PRUNING_SEED=4261194841 for a single model.
     torch = pytest.importorskip("torch")
     torch.manual_seed(int(rng.integers(2**31)))
-    model = torch_model(torch, blocks=2, width=32).double()
-    data = [torch.from_numpy(correlated_inputs(rng, 64, 12)) for _ in range(6)]
-    x = torch.cat(data)
-    with torch.no_grad():
-        reference = model(x)
-
-    def output_error(**options):
-        pruned = copy.deepcopy(model)
-        result = vp.prune_model(pruned, "16:2:8", data, "sparsegpt", damp=0.001, **options)
+    totals = {"plain": 0.0, "refit": 0.0, "both": 0.0}
+    for _ in range(4):
+        model = torch_model(torch, blocks=2, width=32).double()
+        data = [torch.from_numpy(correlated_inputs(rng, 64, 12)) for _ in range(6)]
+        x = torch.cat(data)
         with torch.no_grad():
-            return float((pruned(x) - reference).pow(2).mean()), result
+            reference = model(x)
 
-    plain, _ = output_error()
-    refit, _ = output_error(refit=True)
-    both, result = output_error(refit=True, compensate=True)
-    assert refit < plain and both < plain
-    for info in result.values():
-        check_mask(info.mask.numpy(), 16, 2, 8)
+        def output_error(**options):
+            pruned = copy.deepcopy(model)
+            result = vp.prune_model(pruned, "16:2:8", data, "sparsegpt", damp=0.001,
+                                    **options)
+            with torch.no_grad():
+                return float((pruned(x) - reference).pow(2).mean()), result
+
+        for name, options in (("plain", {}), ("refit", {"refit": True}),
+                              ("both", {"refit": True, "compensate": True})):
+            error, result = output_error(**options)
+            totals[name] += error
+            for info in result.values():
+                check_mask(info.mask.numpy(), 16, 2, 8)
+    assert totals["refit"] < totals["plain"] and totals["both"] < totals["plain"]
 
 
 def test_prune_model_errors(rng):
