@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Compiles the kernels test/python/test_gpu_runtime.py launches (here, where
-libVNMCAPI.so is) into bench/build/python-kernels/<name>/, and copies the
-format library next to them, for the GPU host (bench/run_python_gpu_tests.sh)."""
+libVNMCAPI.so is) into bench/build/python-kernels/<name>/ and those of
+test_torch_sparsify_gpu.py into the kernel cache bench/build/python-kernels/
+cache, and copies the format library next to them, for the GPU host
+(bench/run_python_gpu_tests.sh)."""
 
 import os
 import shutil
@@ -10,6 +12,20 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import vnm  # noqa: E402
+
+TOKEN_MAJOR_QUANTIZED = """
+!w = tensor<512x1024x{weight}, #vnm.encoding<{enc}>>
+func.func @linear(%w: !w, %tokens: tensor<?x1024xf16>, %sw: tensor<512xf32>,
+                  %b: tensor<512xf16>) -> tensor<512x?xf16> {{
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %tokens, %c0 : tensor<?x1024xf16>
+  %e = tensor.empty(%n) : tensor<1024x?xf16>
+  %x = linalg.transpose ins(%tokens : tensor<?x1024xf16>) outs(%e : tensor<1024x?xf16>)
+      permutation = [1, 0]
+  %y = vnm.spmm %w, %x bias(%b : tensor<512xf16>) weight_scales(%sw : tensor<512xf32>)
+      : !w, tensor<1024x?xf16> -> tensor<512x?xf16>
+  return %y : tensor<512x?xf16>
+}}"""
 
 KERNELS = {
     "linear_f16_bias": """
@@ -47,6 +63,13 @@ func.func @linear(%w: !w, %x: tensor<1024x?xf16>, %sw: tensor<512xf32>,
       : !w, tensor<1024x?xf16> -> tensor<512x?xf16>
   return %y : tensor<512x?xf16>
 }""",
+    # W4A16 / W8A16 reading f16 activations token-major (x[N][K] as
+    # PyTorch holds them): at M = 4 by default, at M = 8 with the
+    # register gather (KERNEL_OPTIONS).
+    "linear_w4a16_tm_m4": TOKEN_MAJOR_QUANTIZED.format(weight="i4", enc="v = 64, n = 2, m = 4"),
+    "linear_w8a16_tm_m4": TOKEN_MAJOR_QUANTIZED.format(weight="i8", enc="v = 64, n = 2, m = 4"),
+    "linear_w4a16_tm_m8": TOKEN_MAJOR_QUANTIZED.format(weight="i4", enc="v = 128, n = 2, m = 8"),
+    "linear_w8a16_tm_m8": TOKEN_MAJOR_QUANTIZED.format(weight="i8", enc="v = 64, n = 2, m = 8"),
     "spmm_bf16_f32": """
 !w = tensor<300x1000xbf16, #vnm.encoding<v = 128, n = 2, m = 16>>
 func.func @spmm(%w: !w, %x: tensor<1000x?xbf16>) -> tensor<300x?xf32> {
@@ -56,10 +79,24 @@ func.func @spmm(%w: !w, %x: tensor<1000x?xbf16>) -> tensor<300x?xf32> {
 }
 
 
+# Tiling options of the kernels that need them.
+KERNEL_OPTIONS = {"linear_w4a16_tm_m8": "register-gather=true",
+                  "linear_w8a16_tm_m8": "register-gather=true"}
+
+
 def main():
     out = os.path.join(ROOT, "bench", "build", "python-kernels")
     for name, source in KERNELS.items():
-        vnm.compile(source, target="sm_90").write(os.path.join(out, name))
+        result = vnm.compile(source, target="sm_90", gpu_options=KERNEL_OPTIONS.get(name, ""))
+        if "_tm_" in name and result.kernels[0].contract.get("rhs_layout") != "token_major":
+            sys.exit(f"{name}: the kernel does not read x token-major")
+        result.write(os.path.join(out, name))
+    # The layer programs of vnm.torch.sparsify's GPU tests, into the
+    # kernel cache that bench/run_python_gpu_tests.sh hands them.
+    sys.path.insert(0, os.path.join(ROOT, "test", "python"))
+    import test_torch_sparsify_gpu
+
+    test_torch_sparsify_gpu.fill_cache(os.path.join(out, "cache"))
     lib = os.path.join(os.path.dirname(str(vnm.library_path)), "libVNMFormatC.so")
     shutil.copy(lib, os.path.join(ROOT, "bench", "build", "libVNMFormatC.so"))
     print(f"kernels for the Python GPU tests in {out}")

@@ -6,4 +6,6 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PYTHONPATH="$ROOT/python"
 export VNM_LIBRARY_PATH="$ROOT/bench/build/libVNMFormatC.so"
 export VNM_GPU_KERNELS="$ROOT/bench/build/python-kernels"
-exec python3 -B -m pytest -q -p no:cacheprovider -m gpu "$ROOT/test/python/test_gpu_runtime.py" "$@"
+export VNM_CACHE_DIR="$ROOT/bench/build/python-kernels/cache"
+exec python3 -B -m pytest -q -p no:cacheprovider -m gpu "$ROOT/test/python/test_gpu_runtime.py" \
+    "$ROOT/test/python/test_torch_sparsify_gpu.py" "$@"

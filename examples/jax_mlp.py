@@ -62,25 +62,32 @@ def launch_plan(vnm_ir, gpu_ir, kernels):
     """The feature-major launch sequence the lowered IR implies.
 
     In the vnm IR of the MLP, @main transposes x to K x N (the kernels'
-    layout), runs vnm.spmm on argument 1, transposes back for relu and
-    forward again for the second vnm.spmm on argument 2, and transposes the
-    result. relu is elementwise, so the transposes around it cancel: the
-    plan keeps the activations K x N from the first transpose to the last
-    and lists only the spmm launches and the relu between them. The GPU IR
-    names each spmm's kernel (vnm.gpu_kernel), in the same program order."""
+    layout), runs vnm.spmm on argument 1, transposes back, applies relu and
+    transposes forward again for the second vnm.spmm on argument 2, and
+    transposes the result. The frontend pipeline fuses relu into the first
+    spmm (its `activation`) where it can; otherwise relu is a call between
+    the transposes. relu is elementwise, so the transposes between the two
+    spmm ops cancel: the plan keeps the activations K x N from the first
+    transpose to the last and lists only the spmm launches and an unfused
+    relu. The GPU IR names each spmm's kernel (vnm.gpu_kernel), in the same
+    program order."""
     ops = []
     for line in _main_body(vnm_ir):
         if (m := re.search(r"vnm\.spmm %arg(\d+),", line)):
-            ops.append(("spmm", int(m.group(1))))
+            fused = re.search(r"activation = #vnm\.activation<(\w+)>", line)
+            ops.append(("spmm", int(m.group(1)) if not fused else
+                        f"{m.group(1)}+{fused.group(1)}"))
         elif (m := re.search(r"call @(\w+)\(", line)):
             ops.append(("call", m.group(1)))
         elif "linalg.transpose" in line:
             ops.append(("transpose", None))
         elif "linalg." in line or "vnm." in line:
             ops.append(("other", line))
-    expected = [("transpose", None), ("spmm", 1), ("transpose", None), ("call", "relu"),
-                ("transpose", None), ("spmm", 2), ("transpose", None)]
-    if ops != expected:
+    unfused = [("transpose", None), ("spmm", 1), ("transpose", None), ("call", "relu"),
+               ("transpose", None), ("spmm", 2), ("transpose", None)]
+    fused = [("transpose", None), ("spmm", "1+relu"), ("transpose", None),
+             ("transpose", None), ("spmm", 2), ("transpose", None)]
+    if ops not in (unfused, fused):
         raise SystemExit(f"the lowered MLP is not transpose, spmm(w1), relu, spmm(w2), "
                          f"transpose; the example cannot run it: {ops}")
     launched = re.findall(r"vnm\.gpu_kernel = @\w+::@(\w+)", "\n".join(_main_body(gpu_ir)))
@@ -88,15 +95,17 @@ def launch_plan(vnm_ir, gpu_ir, kernels):
     if len(launched) != 2 or set(launched) != set(contracts):
         raise SystemExit(f"expected two kernels launched from @main, found {launched}")
     shapes = {1: (FFN, HIDDEN), 2: (HIDDEN, FFN)}
+    activations = {1: "relu" if ops == fused else "none", 2: "none"}
     steps = []
     for kernel, argument in zip(launched, (1, 2)):
         c = contracts[kernel]
-        if (c["rows"], c["cols"]) != shapes[argument] or c["bias"] or c["accumulate"]:
+        if ((c["rows"], c["cols"]) != shapes[argument] or c["bias"] or c["accumulate"]
+                or c["activation"] != activations[argument]):
             raise SystemExit(f"kernel {kernel} does not fit weight argument {argument}: {c}")
         steps.append({"op": "spmm", "kernel": kernel, "weight_argument": argument,
-                      "rows": c["rows"], "cols": c["cols"],
+                      "rows": c["rows"], "cols": c["cols"], "activation": c["activation"],
                       "format": f"{c['v']}:{c['n']}:{c['m']}"})
-        if argument == 1:
+        if argument == 1 and ops == unfused:
             steps.append({"op": "relu"})
     return {"ir_ops": [op if arg is None else f"{op}({arg})" for op, arg in ops],
             "steps": steps}

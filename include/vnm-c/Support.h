@@ -33,8 +33,9 @@ extern "C" {
  * functions are added that the Python package calls, so that a dynamic
  * loader (the package) can refuse a stale library instead of calling it
  * with the wrong signature or failing on a missing symbol. Version 2 adds
- * the fragment classes (vnmFormatPackFragmentsAs, ...UnpackFragmentsAs). */
-#define VNM_CAPI_VERSION 2
+ * the fragment classes (vnmFormatPackFragmentsAs, ...UnpackFragmentsAs),
+ * version 3 the GPU kernel launcher (vnm-c/GPURuntime.h). */
+#define VNM_CAPI_VERSION 3
 
 /// Returns VNM_CAPI_VERSION as the library was built.
 VNM_CAPI_EXPORTED int vnmGetCAPIVersion(void);

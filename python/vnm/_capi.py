@@ -18,7 +18,7 @@ LIBRARY_NAME = "libVNMCAPI.so"
 
 # Must equal VNM_CAPI_VERSION in include/vnm-c/Support.h: the declarations
 # below are only valid for that version of the library.
-CAPI_VERSION = 2
+CAPI_VERSION = 3
 
 
 class StringRef(ctypes.Structure):
@@ -38,6 +38,10 @@ class Compiler(ctypes.Structure):
 
 
 class Module(ctypes.Structure):
+    _fields_ = [("ptr", ctypes.c_void_p)]
+
+
+class GpuKernel(ctypes.Structure):
     _fields_ = [("ptr", ctypes.c_void_p)]
 
 
@@ -89,6 +93,8 @@ _f32p = ctypes.POINTER(ctypes.c_float)
 _i64 = ctypes.c_int64
 _i64p = ctypes.POINTER(ctypes.c_int64)
 
+U32x3 = ctypes.c_uint32 * 3
+
 _PROTOTYPES = {
     "vnmGetCAPIVersion": (ctypes.c_int, []),
     "vnmStringDestroy": (None, [String]),
@@ -106,6 +112,16 @@ _PROTOTYPES = {
     "vnmModuleRunPipeline": (Status, [Module, StringRef]),
     "vnmModulePrint": (Status, [Module, ctypes.c_uint32, ctypes.POINTER(String)]),
     "vnmModuleWriteBytecode": (Status, [Module, ctypes.POINTER(String)]),
+    # GPURuntime.h
+    "vnmGpuKernelLoad": (
+        Status,
+        [ctypes.c_int, StringRef, StringRef, _i64, ctypes.POINTER(GpuKernel)],
+    ),
+    "vnmGpuKernelLaunch": (
+        Status,
+        [GpuKernel, U32x3, U32x3, _p, ctypes.POINTER(ctypes.c_void_p)],
+    ),
+    "vnmGpuKernelDestroy": (None, [GpuKernel]),
     # Format.h
     "vnmFormatValidateEncoding": (Status, [Encoding]),
     "vnmFormatGetStorageShape": (

@@ -22,6 +22,7 @@ import numpy as np
 
 from . import format as vf
 from ._errors import VNMError
+from .launch import launch_grid
 
 _NUMPY_TYPES = {"f16": np.float16, "bf16": np.uint16, "f32": np.float32}
 # The parameters of an f16/bf16 kernel, for contracts that do not list them.
@@ -199,8 +200,7 @@ class SpmmKernel:
             input_scales = cupy.asarray(input_scales)
             if input_scales.dtype != np.float32 or input_scales.shape[0] < n:
                 raise VNMError(f"input_scales must be n = {n} or more float32 values")
-        grid = ((n + self.contract["grid_x_divisor"] - 1) // self.contract["grid_x_divisor"],
-                self.contract["grid_y"], 1)
+        grid = launch_grid(self.contract, n)
         pointer = lambda a: np.uint64(a.data.ptr)  # noqa: E731
         values = {"frag_values": pointer(weight.frag_values),
                   "frag_meta": pointer(weight.frag_meta),

@@ -1,4 +1,16 @@
-"""PyTorch integration: a drop-in sparse Linear running a generated kernel.
+"""PyTorch integration: whole models made sparse in one call, drop-in
+sparse layers, and the Torch-MLIR frontend.
+
+    model = vnm.torch.sparsify(model, "64:2:8", calibration=batches,
+                               target="sm_90")   # prune, compile, swap
+    torch.compile(model)                          # VNMLinear is a custom op
+
+`sparsify` replaces each selected nn.Linear by a VNMLinear (docs/torch.md):
+its kernel comes from the disk cache of compiled kernels and launches
+through vnm's runtime on PyTorch's current stream; on the CPU the layer
+computes the same product through the format library.
+
+The layers below launch through CuPy and run one precompiled kernel each:
 
     kernel = vnm.runtime.SpmmKernel.from_result(
         vnm.compile(linear_mlir, target="sm_90"))   # R x K weight, bias
@@ -29,11 +41,14 @@ import torch
 
 from ._errors import CompileError
 from ._frontend import (annotate_arguments, argument_types, find_function,
-                        is_quantized_weight, sparsify)
+                        is_quantized_weight)
+from ._frontend import sparsify as _lower_sparsity
 from .compiler import CompileResult, compile
 from . import format as vf
 from .format import as_encoding
 from .runtime import SpmmKernel
+from ._sparse_linear import VNMLinear, sparse_linear  # noqa: F401 (re-exported)
+from ._sparsify import layer_program, sparsify  # noqa: F401 (re-exported)
 
 _TORCH_TYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
 
@@ -94,7 +109,8 @@ class QuantizedSparseLinear(torch.nn.Module):
 
     * W8A8 / W4A8 (i8 activations): x is quantized per token on the GPU
       (quantize_per_token) and read token-major, as PyTorch holds it;
-    * W8A16 / W4A16 (f16/bf16 activations): x is read as K x N.
+    * W8A16 / W4A16 (f16/bf16 activations): x is read token-major where
+      the kernel does (its contract's rhs_layout), else as a K x N copy.
 
     `dequantized_weight` holds W as the kernel multiplies it (f32), and
     `weight_storage` the quantized storage, for references."""
@@ -139,6 +155,13 @@ class QuantizedSparseLinear(torch.nn.Module):
             rhs[:, :k.cols] = q
             k(self._weight, cupy.asarray(rhs), cupy.asarray(out), n=n, bias=bias,
               input_scales=cupy.asarray(scales.contiguous()), stream=stream)
+        elif k.token_major:
+            # x[N][K] itself, in rows of a multiple of 8 elements.
+            dtype = _TORCH_TYPES[k.rhs_type]
+            ldb = (k.cols + 7) // 8 * 8
+            rhs = torch.nn.functional.pad(x2.to(dtype), (0, ldb - k.cols)).contiguous()
+            k(self._weight, cupy.asarray(rhs), cupy.asarray(out), n=n, bias=bias,
+              stream=stream)
         else:
             dtype = _TORCH_TYPES[k.rhs_type]
             rhs = torch.zeros(k.cols, ldc, dtype=dtype, device=x.device)
@@ -449,7 +472,7 @@ def lower(module: torch.nn.Module, *example_args,
                 "operand of torch.mm) can be held in the V:N:M format")
 
     try:
-        result = sparsify(text, target, gpu_options, check)
+        result = _lower_sparsity(text, target, gpu_options, check)
     except CompileError as error:
         raise CompileError(f"{error}\nin @main, {where()}",
                            error.diagnostics) from error

@@ -7,7 +7,7 @@
 \*===----------------------------------------------------------------------===*/
 
 // RUN: vnm-capi-test 2>&1 | FileCheck %s
-// CHECK: C API version 2
+// CHECK: C API version 3
 
 #include "vnm-c/Compiler.h"
 #include "vnm-c/Dialect.h"

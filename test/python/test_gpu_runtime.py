@@ -61,7 +61,9 @@ def test_sparse_linear_matches_dense_on_pruned_weight(tokens, name, features):
 
 
 @pytest.mark.parametrize("tokens", [1, 37, 300])
-@pytest.mark.parametrize("name", ["linear_w8a8_bias", "linear_w4a16_bias"])
+@pytest.mark.parametrize("name", ["linear_w8a8_bias", "linear_w4a16_bias",
+                                  "linear_w4a16_tm_m4", "linear_w8a16_tm_m4",
+                                  "linear_w4a16_tm_m8", "linear_w8a16_tm_m8"])
 @torch.no_grad()
 def test_quantized_sparse_linear_matches_torch_on_quantized_weight(tokens, name):
     from vnm.torch import QuantizedSparseLinear, quantize_per_token
@@ -71,6 +73,7 @@ def test_quantized_sparse_linear_matches_torch_on_quantized_weight(tokens, name)
     bias = torch.randn(512, generator=rng).to(torch.float16)
     layer = QuantizedSparseLinear(kernel(name), weight, bias)
     x = torch.randn(tokens, 1024, generator=rng).to("cuda", torch.float16)
+    assert layer.kernel.token_major == ("_tm_" in name or "w8a8" in name)
     y = layer(x)
     torch.cuda.synchronize()
     w = layer.dequantized_weight.cuda()

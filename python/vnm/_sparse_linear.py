@@ -1,0 +1,248 @@
+"""The vnm linear layer of a whole PyTorch model (vnm.torch.sparsify).
+
+`VNMLinear` holds its weight in the V:N:M storage and computes
+y = x W^T + b through one custom op, `vnm::sparse_linear`, so that
+torch.compile traces it (its fake implementation gives the result's shape)
+and CUDA graphs capture it (a launch only enqueues work on PyTorch's current
+stream):
+
+* on a CUDA device it launches the layer's generated kernel through vnm's
+  own runtime (vnm.launch, the CUDA driver API), reading x token-major
+  where the kernel does (the contract's rhs_layout) and a K x N copy of it
+  otherwise;
+* on the CPU it decompresses the storage with the format library and
+  multiplies densely: the same result (x rounded to the layer's element
+  type, f32 accumulation), for tests and for hosts without a GPU.
+
+The op's static facts (shape, format, kernel) sit in a registry indexed by
+the int the layer passes, so the op's tensor inputs are exactly the data.
+"""
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+import numpy as np
+import torch
+
+from . import format as vf
+from ._errors import VNMError
+
+_ELEMENT_TYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
+_TORCH_TYPES = {name: dtype for dtype, name in _ELEMENT_TYPES.items()}
+
+
+@dataclass
+class _Plan:
+    """What every call of one layer shares."""
+
+    rows: int
+    cols: int
+    encoding: vf.Encoding
+    dtype: str                 # the weight's (and x's) element type
+    out_dtype: torch.dtype     # the result's
+    has_bias: bool
+    kernel: Optional[object] = None    # the CompileResult, None: CPU only
+    loaded: Dict[int, object] = field(default_factory=dict)  # device -> GpuKernel
+
+    @property
+    def contract(self) -> Optional[dict]:
+        return None if self.kernel is None else self.kernel.kernels[0].contract
+
+    @property
+    def token_major(self) -> bool:
+        return self.contract is not None and self.contract.get("rhs_layout") == "token_major"
+
+    def gpu_kernel(self, device: int):
+        from .launch import GpuKernel
+
+        if device not in self.loaded:
+            kernel = self.kernel.kernels[0]
+            self.loaded[device] = GpuKernel(self.kernel.binaries[kernel.binary],
+                                            kernel.contract, device)
+        return self.loaded[device]
+
+
+_PLANS: Dict[int, _Plan] = {}
+_PLAN_IDS = itertools.count()
+_PLAN_LOCK = threading.Lock()
+
+
+def _register(plan: _Plan) -> int:
+    with _PLAN_LOCK:
+        index = next(_PLAN_IDS)
+        _PLANS[index] = plan
+    return index
+
+
+def _numpy_values(values: torch.Tensor) -> np.ndarray:
+    """The format library's numpy form (bf16 as uint16 bits)."""
+    values = values.detach().cpu().contiguous()
+    if values.dtype == torch.bfloat16:
+        return values.view(torch.int16).numpy().view(np.uint16)
+    return values.numpy()
+
+
+def _torch_values(array: np.ndarray, dtype: str) -> torch.Tensor:
+    if dtype == "bf16":
+        return torch.from_numpy(np.ascontiguousarray(array).view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(np.ascontiguousarray(array))
+
+
+def _run_cpu(plan: _Plan, x, storage: List[torch.Tensor], bias):
+    values, colidx, meta = storage
+    compressed = vf.Compressed(_numpy_values(values), colidx.numpy(), meta.numpy(),
+                               (plan.rows, plan.cols), plan.encoding, plan.dtype)
+    weight = _torch_values(vf.decompress(compressed), plan.dtype).float()
+    x32 = x.to(_TORCH_TYPES[plan.dtype]).float()
+    y = x32 @ weight.t()
+    if bias is not None:
+        y = y + bias.float()
+    return y.to(plan.out_dtype)
+
+
+def _round_up(value: int, multiple: int) -> int:
+    return (value + multiple - 1) // multiple * multiple
+
+
+def _run_gpu(plan: _Plan, x, storage: List[torch.Tensor], bias):
+    if plan.kernel is None:
+        raise VNMError("this vnm layer was made without a GPU target; pass target= "
+                       "(e.g. 'sm_90') to vnm.torch.sparsify to run it on a GPU")
+    frag_values, frag_meta, colidx = storage
+    device = x.device.index if x.device.index is not None else torch.cuda.current_device()
+    kernel = plan.gpu_kernel(device)
+    dtype = _TORCH_TYPES[plan.dtype]
+    x2 = x.reshape(-1, plan.cols).to(dtype)
+    n = x2.shape[0]
+    ldc = _round_up(n, 8)
+    if plan.token_major:
+        # x[N][K] as it is; rows of a multiple of 8 elements (16 bytes).
+        ldb = _round_up(plan.cols, 8)
+        rhs = x2.contiguous() if ldb == plan.cols else torch.nn.functional.pad(
+            x2, (0, ldb - plan.cols))
+    else:
+        ldb = ldc
+        rhs = torch.empty(plan.cols, ldb, dtype=dtype, device=x.device)
+        rhs[:, :n] = x2.t()
+    out = torch.empty(plan.rows, ldc, dtype=plan.out_dtype, device=x.device)
+    values = {"frag_values": frag_values.data_ptr(), "frag_meta": frag_meta.data_ptr(),
+              "colidx": colidx.data_ptr(), "rhs": rhs.data_ptr(), "out": out.data_ptr(),
+              "bias": None if bias is None else bias.data_ptr(),
+              "n": n, "ldb": ldb, "ldc": ldc}
+    kernel.launch(values, n, torch.cuda.current_stream(x.device).cuda_stream)
+    # The kernel writes y^T (R x N); the layer's result is y[N][R].
+    return out[:, :n].t().reshape(*x.shape[:-1], plan.rows)
+
+
+@torch.library.custom_op("vnm::sparse_linear", mutates_args=())
+def sparse_linear(x: torch.Tensor, storage: List[torch.Tensor], bias: Optional[torch.Tensor],
+                  layer: int) -> torch.Tensor:
+    """y = x W^T (+ b) with W in vnm's storage: [values, colidx, meta] on
+    the CPU, [frag_values, frag_meta, colidx] on a GPU."""
+    plan = _PLANS[layer]
+    if x.is_cuda:
+        y = _run_gpu(plan, x, storage, bias)
+    else:
+        y = _run_cpu(plan, x, storage, bias)
+    return y.contiguous()
+
+
+@sparse_linear.register_fake
+def _(x, storage, bias, layer):
+    plan = _PLANS[layer]
+    return x.new_empty((*x.shape[:-1], plan.rows), dtype=plan.out_dtype)
+
+
+class VNMLinear(torch.nn.Module):
+    """y = x W^T + b with W in the V:N:M format, on vnm's kernels.
+
+    Made by vnm.torch.sparsify, or from an nn.Linear whose weight is already
+    V:N:M (any other weight is refused: nothing is pruned silently). The
+    storage follows the module across .to()/.cuda(): the CPU keeps the
+    logical storage, a GPU the kernel's fragment storage (both are
+    buffers). `dtype` is the element type the weight is stored in (f16 or
+    bf16 for the GPU kernels; f32 runs on the CPU only); x is rounded to it
+    and the result has the original layer's dtype."""
+
+    def __init__(self, linear: torch.nn.Linear, encoding, *, dtype: Optional[torch.dtype] = None,
+                 kernel=None, name: str = "linear"):
+        super().__init__()
+        weight = linear.weight.detach()
+        rows, cols = weight.shape
+        dtype = weight.dtype if dtype is None else dtype
+        if dtype not in _ELEMENT_TYPES:
+            raise ValueError(f"layer {name!r}: vnm stores f16, bf16 or f32 weights, not {dtype}")
+        element = _ELEMENT_TYPES[dtype]
+        self.encoding = vf.as_encoding(encoding)
+        self.in_features, self.out_features = cols, rows
+        host = _numpy_values(weight.to(dtype))
+        compressed = vf.compress(host, self.encoding, dtype=element)
+        restored = vf.decompress(compressed)
+        if not np.array_equal(restored.view(np.uint8), host.view(np.uint8)):
+            kept = np.count_nonzero(restored) / max(np.count_nonzero(host), 1)
+            raise ValueError(
+                f"layer {name!r}: the weight is not {self.encoding} sparse (the format "
+                f"would keep {kept:.1%} of its nonzeros); prune it first "
+                "(vnm.torch.sparsify prunes unless prune=False)")
+        # The module holds only the plan's index: copies of the module share
+        # the plan and its loaded kernels.
+        self._layer = _register(_Plan(rows, cols, self.encoding, element, weight.dtype,
+                                      linear.bias is not None, kernel))
+        self.register_buffer("values", _torch_values(compressed.values, element))
+        self.register_buffer("colidx", torch.from_numpy(compressed.colidx.copy()))
+        self.register_buffer("meta", torch.from_numpy(compressed.meta.copy()))
+        if kernel is not None:
+            contract = kernel.kernels[0].contract
+            fragments = vf.pack_fragments(compressed,
+                                          fragment_class=contract.get("fragment_class"))
+            self.register_buffer("frag_values", torch.from_numpy(
+                fragments.values.view(np.uint8).copy()), persistent=False)
+            self.register_buffer("frag_meta", torch.from_numpy(
+                fragments.meta.view(np.int32).copy()), persistent=False)
+        bias = None if linear.bias is None else linear.bias.detach().to(weight.dtype).clone()
+        self.register_buffer("bias", bias)
+
+    @property
+    def _plan(self) -> _Plan:
+        return _PLANS[self._layer]
+
+    @property
+    def kernel(self):
+        """The layer's CompileResult (PTX and launch contract), or None."""
+        return self._plan.kernel
+
+    @property
+    def pruned_weight(self) -> torch.Tensor:
+        """W as the layer multiplies it (dense, on the CPU)."""
+        compressed = vf.Compressed(_numpy_values(self.values), self.colidx.cpu().numpy(),
+                                   self.meta.cpu().numpy(), (self.out_features, self.in_features),
+                                   self.encoding, self._plan.dtype)
+        return _torch_values(vf.decompress(compressed), self._plan.dtype)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.values.dtype != _TORCH_TYPES[self._plan.dtype] or (
+                self.bias is not None and self.bias.dtype != self._plan.out_dtype):
+            raise VNMError(
+                f"the layer's buffers were cast (values {self.values.dtype}, bias "
+                f"{None if self.bias is None else self.bias.dtype}); its kernel takes "
+                f"{self._plan.dtype} weights and returns {self._plan.out_dtype}: cast the "
+                "model before vnm.torch.sparsify, not after")
+        if x.shape[-1] != self.in_features:
+            raise ValueError(f"x has {x.shape[-1]} features, the layer takes {self.in_features}")
+        if x.is_cuda:
+            if self._plan.kernel is None:
+                raise VNMError("this vnm layer was made without a GPU target; pass target= "
+                               "(e.g. 'sm_90') to vnm.torch.sparsify to run it on a GPU")
+            storage = [self.frag_values, self.frag_meta, self.colidx]
+        else:
+            storage = [self.values, self.colidx, self.meta]
+        if any(t.device != x.device for t in storage):
+            raise ValueError(f"x is on {x.device}, the layer on {storage[0].device}")
+        return sparse_linear(x, storage, self.bias, self._layer)
+
+    def extra_repr(self) -> str:
+        target = "cpu only" if self._plan.kernel is None else self._plan.contract["kernel"]
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"encoding={self.encoding}, dtype={self._plan.dtype}, kernel={target}")

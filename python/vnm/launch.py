@@ -1,0 +1,99 @@
+"""Launching generated kernels through vnm's own runtime library.
+
+The launcher is part of the C API (include/vnm-c/GPURuntime.h): it opens
+the CUDA driver when the first kernel is loaded and enqueues launches on a
+stream the caller names, such as PyTorch's current stream, so that they
+follow the framework's order and are captured by CUDA graphs. It needs no
+CuPy and no CUDA toolkit; libVNMFormatC.so carries it to hosts without
+LLVM.
+
+    kernel = GpuKernel(binary, contract)         # PTX text or cubin bytes
+    kernel.launch({"frag_values": ptr, ..., "n": 37, "ldb": 40, "ldc": 40},
+                  n=37, stream=torch.cuda.current_stream().cuda_stream)
+
+Values are device pointers (ints) for the contract's "ptr" parameters and
+ints for its "i32" ones; a pointer parameter given None is passed as null
+(an absent bias). docs/gpu.md describes the contract.
+"""
+
+import ctypes
+from typing import Mapping, Optional, Tuple
+
+from . import _capi
+from ._capi import lib
+from ._errors import VNMError
+
+_CTYPES = {"ptr": ctypes.c_uint64, "i32": ctypes.c_int32}
+
+
+def launch_grid(contract: Mapping, n: int) -> Tuple[int, int, int]:
+    """The grid of a launch over n columns of the result (the contract's
+    grid_x_divisor and grid_y)."""
+    divisor = contract["grid_x_divisor"]
+    return ((n + divisor - 1) // divisor, contract["grid_y"], 1)
+
+
+class GpuKernel:
+    """One kernel of a generated module, loaded on a CUDA device.
+
+    Loading fails with a VNMError that names the reason: no CUDA driver on
+    this host, no such device, an image the driver rejects (with the JIT's
+    error log), a kernel name the image lacks, or more dynamic shared memory
+    than the device allows."""
+
+    def __init__(self, binary, contract: Mapping, device: int = 0):
+        self.contract = dict(contract)
+        self.params = list(self.contract["params"])
+        types = self.contract.get("param_types", ["ptr"] * len(self.params))
+        unknown = sorted(set(types) - set(_CTYPES))
+        if len(types) != len(self.params) or unknown:
+            raise VNMError(f"the contract's param_types {types} do not describe its "
+                           f"params {self.params}")
+        self.param_types = list(types)
+        self.block = tuple(int(b) for b in self.contract["block"])
+        image = binary.encode() if isinstance(binary, str) else bytes(binary)
+        image_ref, keep_image = _capi.string_ref(image)
+        name_ref, keep_name = _capi.string_ref(self.contract["kernel"].encode())
+        handle = _capi.GpuKernel()
+        _capi.check(lib.vnmGpuKernelLoad(
+            int(device), image_ref, name_ref,
+            int(self.contract.get("dynamic_shared_bytes", 0)), ctypes.byref(handle)))
+        del keep_image, keep_name
+        self._handle = handle
+        self.device = int(device)
+
+    def launch(self, values: Mapping[str, Optional[int]], n: int, stream: int = 0) -> None:
+        """Enqueues the kernel over n result columns on `stream` (a CUstream
+        handle as an int; 0 is the legacy default stream)."""
+        missing = [name for name in self.params if name not in values]
+        if missing:
+            raise VNMError(f"no value for the kernel parameters {missing}")
+        if n <= 0:
+            raise VNMError(f"a launch needs n > 0 result columns, not {n}")
+        if self._handle is None:
+            raise VNMError("the kernel was closed")
+        boxed = []
+        for name, kind in zip(self.params, self.param_types):
+            value = values[name]
+            if value is None and kind != "ptr":
+                raise VNMError(f"parameter {name} ({kind}) needs a value")
+            boxed.append(_CTYPES[kind](0 if value is None else int(value)))
+        pointers = (ctypes.c_void_p * max(len(boxed), 1))(
+            *[ctypes.cast(ctypes.byref(b), ctypes.c_void_p) for b in boxed])
+        grid = _capi.U32x3(*launch_grid(self.contract, n))
+        block = _capi.U32x3(*self.block)
+        _capi.check(lib.vnmGpuKernelLaunch(self._handle, grid, block,
+                                           ctypes.c_void_p(int(stream)), pointers))
+
+    def close(self) -> None:
+        """Unloads the kernel's module (also done when it is collected)."""
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle is not None and handle.ptr:
+            lib.vnmGpuKernelDestroy(handle)
+
+    def __del__(self):
+        self.close()
+
+    def __reduce__(self):
+        # A copy would own the same module twice; load the binary again.
+        raise TypeError("a loaded GpuKernel cannot be copied or pickled")

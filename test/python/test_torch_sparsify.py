@@ -1,0 +1,261 @@
+"""vnm.torch.sparsify and VNMLinear on the CPU; the kernel cache.
+
+The sparsified model is checked against PyTorch's dense forward of an
+independently pruned copy (vnm.pruning.prune_model with the same method),
+on fresh random weights and inputs. The GPU path of the layer runs on the
+H200 (bench/run_python_gpu_tests.sh); here its kernels are compiled and
+cached, and the launcher is tested against a driver stand-in
+(test_gpu_launch.py).
+"""
+
+import copy
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import vnm  # noqa: E402
+import vnm.kernel_cache as kc  # noqa: E402
+import vnm.pruning as vp  # noqa: E402
+import vnm.torch as vt  # noqa: E402
+
+
+def seed():
+    value = int.from_bytes(os.urandom(4), "little")
+    print(f"seed {value}")
+    torch.manual_seed(value)
+    return value
+
+
+def mlp(features=(96, 200, 40), bias=True):
+    layers = []
+    for i, (k, r) in enumerate(zip(features, features[1:])):
+        if i:
+            layers.append(torch.nn.GELU())
+        layers.append(torch.nn.Linear(k, r, bias=bias))
+    return torch.nn.Sequential(*layers)
+
+
+def calibration(features, batches=4):
+    return [torch.randn(24, features) for _ in range(batches)]
+
+
+@pytest.mark.parametrize("encoding", ["2:4", "64:2:8", "32:2:16"])
+@pytest.mark.parametrize("method,bias", [("magnitude", True), ("sparsegpt", False),
+                                         ("wanda", True)])
+def test_sparsified_model_equals_dense_forward_of_pruned_copy(encoding, method, bias):
+    seed()
+    # Ragged: neither K = 100 nor R = 70 is a multiple of M or V.
+    model = mlp((100, 70, 33), bias=bias)
+    reference = copy.deepcopy(model)
+    cal = None if method == "magnitude" else calibration(100)
+    vt.sparsify(model, encoding, cal, method=method)
+    vp.prune_model(reference, encoding, cal, method)
+    assert isinstance(model[0], vt.VNMLinear) and isinstance(model[2], vt.VNMLinear)
+    for index in (0, 2):
+        assert torch.equal(model[index].pruned_weight, reference[index].weight.detach())
+        assert model[index].pruning.mask.shape == reference[index].weight.shape
+    x = torch.randn(3, 5, 100)
+    with torch.no_grad():
+        actual, expected = model(x), reference(x)
+    assert actual.shape == expected.shape == (3, 5, 33)
+    torch.testing.assert_close(actual, expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_half_precision_layer_rounds_x_and_w_and_accumulates_in_f32(dtype):
+    seed()
+    model = mlp((64, 48))
+    vt.sparsify(model, "2:4", dtype=dtype)
+    layer = model[0]
+    assert layer.values.dtype == dtype
+    weight = layer.pruned_weight.float()
+    # The stored weight is the f32 model's pruned weight rounded to dtype.
+    x = torch.randn(9, 64)
+    expected = x.to(dtype).float() @ weight.t() + layer.bias.float()
+    with torch.no_grad():
+        actual = model(x)
+    assert actual.dtype == torch.float32
+    torch.testing.assert_close(actual, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_only_the_named_layers_are_replaced():
+    seed()
+    model = mlp((64, 64, 64))
+    vt.sparsify(model, {"2.weight": "64:2:8"})
+    assert isinstance(model[0], torch.nn.Linear)
+    assert isinstance(model[2], vt.VNMLinear)
+    assert model[2].encoding == vnm.format.Encoding(64, 2, 8)
+
+
+def test_unpruned_weight_is_refused_with_prune_false_and_model_kept():
+    seed()
+    model = mlp((64, 32))
+    before = model[0].weight.detach().clone()
+    with pytest.raises(ValueError, match=r"layer '0': the weight is not 64:2:8 sparse"):
+        vt.sparsify(model, "64:2:8", prune=False)
+    assert isinstance(model[0], torch.nn.Linear)
+    assert torch.equal(model[0].weight, before)
+
+
+def test_prune_false_takes_weights_pruned_by_the_caller():
+    seed()
+    model = mlp((64, 40))
+    vp.prune_model(model, "64:2:8", method="magnitude")
+    weight = model[0].weight.detach().clone()
+    vt.sparsify(model, "64:2:8", prune=False)
+    assert torch.equal(model[0].pruned_weight, weight)
+    assert model[0].pruning is None
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"sparsity": {"nope": "2:4"}}, "not a parameter or module"),
+    ({"sparsity": "2:5"}, "invalid encoding '2:5'"),
+    ({"sparsity": "2:4", "dtype": torch.int8}, "dtype must be"),
+    ({"sparsity": "2:4", "dtype": torch.float32, "target": "sm_90"}, "f16 or bf16"),
+    ({"sparsity": "2:4", "prune": False, "method": "wanda"}, "takes no calibration"),
+])
+def test_bad_arguments_are_refused_before_anything_changes(kwargs, message):
+    model = mlp((64, 32))
+    before = copy.deepcopy(model)
+    with pytest.raises(ValueError, match=message):
+        vt.sparsify(model, **kwargs)
+    assert isinstance(model[0], torch.nn.Linear)
+    assert torch.equal(model[0].weight, before[0].weight)
+
+
+def test_a_bare_linear_model_is_refused():
+    with pytest.raises(ValueError, match="itself an nn.Linear"):
+        vt.sparsify(torch.nn.Linear(64, 32), "2:4")
+
+
+def test_wrong_input_width_is_refused():
+    model = vt.sparsify(mlp((64, 32)), "2:4")
+    with pytest.raises(ValueError, match="x has 60 features, the layer takes 64"):
+        model(torch.randn(2, 60))
+
+
+def test_custom_op_passes_opcheck():
+    seed()
+    model = vt.sparsify(mlp((64, 48)), "64:2:8", dtype=torch.float16)
+    layer = model[0]
+    x = torch.randn(2, 7, 64)
+    torch.library.opcheck(vt.sparse_linear,
+                          (x, [layer.values, layer.colidx, layer.meta], layer.bias,
+                           layer._layer))
+
+
+def test_torch_compile_traces_the_layer_without_graph_breaks():
+    seed()
+    model = vt.sparsify(mlp((64, 96, 32)), "2:4", calibration(64))
+    compiled = torch.compile(model, fullgraph=True, dynamic=True)
+    with torch.no_grad():
+        for shape in [(5, 64), (2, 9, 64)]:
+            x = torch.randn(*shape)
+            torch.testing.assert_close(compiled(x), model(x), rtol=1e-5, atol=1e-5)
+
+
+def kernels_of(model):
+    return [m.kernel for m in model.modules() if isinstance(m, vt.VNMLinear)]
+
+
+def test_gpu_target_compiles_each_program_once_through_the_cache(tmp_path, monkeypatch):
+    seed()
+    # Two layers of the same shape share a program: 3 programs, 4 layers.
+    model = mlp((64, 64, 64, 128, 64))
+    reference = copy.deepcopy(model)
+    vt.sparsify(model, "2:4", target="sm_90", cache_dir=tmp_path)
+    entries = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
+    assert len(entries) == 3
+    contracts = [k.kernels[0].contract for k in kernels_of(model)]
+    assert all(c["op"] == "vnm.storage.spmm" for c in contracts)
+    # f16 2:4 (M = 4): the kernels read x token-major.
+    assert all(c["rhs_layout"] == "token_major" for c in contracts)
+    # A second model of the same shapes compiles nothing.
+    calls = []
+    monkeypatch.setattr(kc, "compile", lambda *a, **k: calls.append(a))
+    again = vt.sparsify(copy.deepcopy(reference), "2:4", target="sm_90", cache_dir=tmp_path)
+    assert calls == []
+    assert [k.binaries for k in kernels_of(again)] == [k.binaries for k in kernels_of(model)]
+    # The CPU path of a layer with a kernel computes the same product.
+    vp.prune_model(reference, "2:4", method="magnitude")
+    x = torch.randn(6, 64)
+    expected = reference(x.half().float()).detach()
+    with torch.no_grad():
+        actual = model(x)
+    torch.testing.assert_close(actual, expected, rtol=2e-2, atol=2e-2)
+
+
+def test_64_2_8_f16_kernels_read_a_k_by_n_copy_by_default(tmp_path):
+    model = vt.sparsify(mlp((128, 64)), "64:2:8", target="sm_90", cache_dir=tmp_path)
+    assert model[0].kernel.kernels[0].contract.get("rhs_layout") != "token_major"
+    assert "linalg.transpose" in vt.layer_program(64, 128, vnm.format.Encoding(64, 2, 8),
+                                                   "f16", "f32", True)
+
+
+def test_a_layer_the_kernels_cannot_tile_names_the_layer(tmp_path):
+    # V = 16 with M = 8 runs on the CPU pipeline only.
+    model = mlp((64, 32))
+    with pytest.raises(vnm.CompileError, match=r"layer '0' \(32 x 64, 16:2:8\) does not "
+                       r"compile for sm_90(.|\n)*multiple of its 64-row block tile"):
+        vt.sparsify(model, "16:2:8", target="sm_90", cache_dir=tmp_path)
+    assert isinstance(model[0], torch.nn.Linear)
+
+
+PROGRAM = vt.layer_program(64, 64, vnm.format.Encoding(16, 2, 4), "f16", "f16", False)
+
+
+def test_cache_recompiles_an_entry_of_another_compiler(tmp_path, monkeypatch):
+    first = kc.cached_compile(PROGRAM, target="sm_90", directory=tmp_path)
+    calls = []
+    real = kc.compile
+    monkeypatch.setattr(kc, "compile", lambda *a, **k: calls.append(a) or real(*a, **k))
+    kc.cached_compile(PROGRAM, target="sm_90", directory=tmp_path)
+    assert calls == []
+    kc.compiler_identity.cache_clear()
+    monkeypatch.setattr(kc, "compiler_identity", lambda: "another build")
+    again = kc.cached_compile(PROGRAM, target="sm_90", directory=tmp_path)
+    assert len(calls) == 1 and again.binaries == first.binaries
+
+
+def test_cache_recompiles_a_damaged_entry(tmp_path, monkeypatch):
+    kc.cached_compile(PROGRAM, target="sm_90", directory=tmp_path)
+    (entry,) = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
+    (entry / "entry.json").write_text("{ truncated")
+    calls = []
+    real = kc.compile
+    monkeypatch.setattr(kc, "compile", lambda *a, **k: calls.append(a) or real(*a, **k))
+    result = kc.cached_compile(PROGRAM, target="sm_90", directory=tmp_path)
+    assert len(calls) == 1 and result.kernels
+
+
+def test_cache_key_covers_target_and_options():
+    keys = {kc.cache_key(PROGRAM, t, "+ptx85", "isa", o)
+            for t in ("sm_80", "sm_90") for o in ("", "block-rows=64")}
+    assert len(keys) == 4
+
+
+def test_host_without_compiler_uses_entries_and_names_missing_ones(tmp_path, monkeypatch):
+    made = kc.cached_compile(PROGRAM, target="sm_90", directory=tmp_path)
+    monkeypatch.setattr(kc, "compiler_identity", lambda: None)
+    assert kc.cached_compile(PROGRAM, target="sm_90", directory=tmp_path).binaries == \
+        made.binaries
+    with pytest.raises(vnm.VNMError, match="no cached kernels for this program"):
+        kc.cached_compile(PROGRAM, target="sm_80", directory=tmp_path)
+
+
+def test_cache_directory_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("VNM_CACHE_DIR", str(tmp_path / "c"))
+    assert kc.cache_directory() == tmp_path / "c"
+    monkeypatch.delenv("VNM_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert kc.cache_directory() == tmp_path / "vnm" / "kernels"
+    assert str(kc.cache_directory("x")) == "x"
+
+
+def test_a_cast_after_sparsify_is_refused_not_misread():
+    model = vt.sparsify(mlp((64, 32)), "2:4", dtype=torch.float16)
+    model.double()
+    with pytest.raises(vnm.VNMError, match="cast the model before vnm.torch.sparsify"):
+        model(torch.randn(2, 64))
