@@ -227,6 +227,8 @@ def run(directory, out_path, runs, warmup):
     finite = bool(jnp.isfinite(y_sparse).all())
     # One layer through SparseMatmul.__call__ (the JAX-callable form).
     h_dense = (x @ w1p.T).astype(jnp.float32)
+    if plan["steps"][0]["activation"] == "relu":  # fused into the first kernel
+        h_dense = jax.nn.relu(h_dense)
     h_sparse = layers[1](x).astype(jnp.float32)
     layer_error = float(jnp.linalg.norm(h_sparse - h_dense) / jnp.linalg.norm(h_dense))
     ok = finite and error <= TOLERANCE and layer_error <= TOLERANCE
