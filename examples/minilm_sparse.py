@@ -108,6 +108,24 @@ def timings(torch, model, features):
                 "cuda graphs": median_ms(torch, lambda: graphed(*inputs))}
 
 
+def profile(torch, model, features, title, path):
+    """Appends the CUDA time per kernel of five eager forwards to `path`."""
+    from torch.profiler import ProfilerActivity
+
+    body = model[0].auto_model
+    inputs = (features["input_ids"], features["attention_mask"])
+    with torch.no_grad():
+        body(*inputs)
+        torch.cuda.synchronize()
+        with torch.profiler.profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(5):
+                body(*inputs)
+            torch.cuda.synchronize()
+    table = prof.key_averages().table(sort_by="cuda_time_total", row_limit=15)
+    with open(path, "a") as f:
+        f.write(f"## {title} (5 eager forwards)\n\n{table}\n\n")
+
+
 def on(device, batch):
     """A tokenized batch with its tensors on `device`."""
     return {k: v.to(device) if hasattr(v, "to") else v for k, v in batch.items()}
@@ -153,6 +171,8 @@ def main():
     parser.add_argument("--time", action="store_true", help="time dense and sparse (GPU)")
     parser.add_argument("--time-batch", type=int, default=64)
     parser.add_argument("--time-tokens", type=int, default=128)
+    parser.add_argument("--profile", help="with --time: write torch.profiler's CUDA "
+                                          "kernel table of each model's eager body here")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", help="write the results to this file")
     args = parser.parse_args()
@@ -192,6 +212,8 @@ def main():
             features = {k: torch.nn.functional.pad(v, (0, pad)) for k, v in features.items()}
         results["timed batch"] = list(features["input_ids"].shape)
         results["dense ms"] = timings(torch, dense, features)
+        if args.profile:
+            profile(torch, dense, features, "dense", args.profile)
         print(f"dense: {json.dumps(results['dense ms'])}", flush=True)
     for encoding in args.encodings.split(","):
         t0 = time.time()
@@ -222,6 +244,8 @@ def main():
             (embedded - same).norm() / same.norm())
         if features is not None:
             row["ms"] = timings(torch, sparse, features)
+            if args.profile:
+                profile(torch, sparse, features, f"vnm {encoding}", args.profile)
             row["speedup"] = {k: results["dense ms"][k] / v for k, v in row["ms"].items()}
         results["encodings"][encoding] = row
         print(f"{encoding}: {json.dumps(row)}", flush=True)
