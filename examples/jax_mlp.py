@@ -99,11 +99,17 @@ def launch_plan(vnm_ir, gpu_ir, kernels):
     steps = []
     for kernel, argument in zip(launched, (1, 2)):
         c = contracts[kernel]
+        # The plan keeps the activations K x N between the kernels: both
+        # read rhs K x N and the first stores R x N (the last may store
+        # y[N][R] itself: out_layout).
         if ((c["rows"], c["cols"]) != shapes[argument] or c["bias"] or c["accumulate"]
-                or c["activation"] != activations[argument]):
+                or c["activation"] != activations[argument]
+                or c.get("rhs_layout") == "token_major"
+                or (argument == 1 and c.get("out_layout") == "token_major")):
             raise SystemExit(f"kernel {kernel} does not fit weight argument {argument}: {c}")
         steps.append({"op": "spmm", "kernel": kernel, "weight_argument": argument,
                       "rows": c["rows"], "cols": c["cols"], "activation": c["activation"],
+                      "out_layout": c.get("out_layout", "r_by_n"),
                       "format": f"{c['v']}:{c['n']}:{c['m']}"})
         if argument == 1 and ops == unfused:
             steps.append({"op": "relu"})
@@ -218,6 +224,9 @@ def run(directory, out_path, runs, warmup):
         act = cupy.zeros((x.shape[1], ld), dtype=cupy.float16)
         act[:, :n] = to_cupy(x).T
         y = vnm_feature_major(act, n)
+        # The last kernel stores y[N][R] itself where its contract says so.
+        if layers[2].kernel.token_major_out:
+            return to_jax(cupy.ascontiguousarray(y[:n]))
         return to_jax(cupy.ascontiguousarray(y[:, :n].T))
 
     dense = jax.jit(mlp)

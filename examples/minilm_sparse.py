@@ -72,7 +72,7 @@ def compile_only(args):
         for layer in layers:
             contract = layer.kernel.kernels[0].contract
             print(f"{encoding:>7} {layer.out_features} x {layer.in_features}: "
-                  f"{contract['kernel']}, rhs {contract.get('rhs_layout')}, "
+                  f"{contract['kernel']}, rhs {contract.get('rhs_layout')}, out {contract.get('out_layout')}, "
                   f"block {contract['block']}, "
                   f"shared {contract['dynamic_shared_bytes'] + contract['static_shared_bytes']} B")
     print(f"kernels cached in {args.cache_dir}")

@@ -93,6 +93,7 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "stages={8} blocks-per-sm={6} recipe={9} block-cols={10} "
       "register-gather={11}},"
       "vnm-fold-transposed-rhs{{register-gather={11}},"
+      "vnm-fold-transposed-result,"
       "vnm-lower-to-gpu,"
       "vnm-pipeline-kernels,"
       "gpu.module(convert-vnm-gpu-to-nvvm,loop-invariant-code-motion,cse,"

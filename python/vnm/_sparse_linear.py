@@ -9,7 +9,8 @@ stream):
 * on a CUDA device it launches the layer's generated kernel through vnm's
   own runtime (vnm.launch, the CUDA driver API), reading x token-major
   where the kernel does (the contract's rhs_layout) and a K x N copy of it
-  otherwise;
+  otherwise, and taking y[N][R] as the kernel stores it (out_layout), or
+  transposing its R x N result;
 * on the CPU it decompresses the storage with the format library and
   multiplies densely: the same result (x rounded to the layer's element
   type, f32 accumulation), for tests and for hosts without a GPU.
@@ -53,6 +54,10 @@ class _Plan:
     @property
     def token_major(self) -> bool:
         return self.contract is not None and self.contract.get("rhs_layout") == "token_major"
+
+    @property
+    def token_major_out(self) -> bool:
+        return self.contract is not None and self.contract.get("out_layout") == "token_major"
 
     def gpu_kernel(self, device: int):
         from .launch import GpuKernel
@@ -126,13 +131,20 @@ def _run_gpu(plan: _Plan, x, storage: List[torch.Tensor], bias):
         ldb = ldc
         rhs = torch.empty(plan.cols, ldb, dtype=dtype, device=x.device)
         rhs[:, :n] = x2.t()
-    out = torch.empty(plan.rows, ldc, dtype=plan.out_dtype, device=x.device)
+    if plan.token_major_out:
+        # The kernel stores y[N][R] itself.
+        ldc = plan.rows
+        out = torch.empty(n, ldc, dtype=plan.out_dtype, device=x.device)
+    else:
+        out = torch.empty(plan.rows, ldc, dtype=plan.out_dtype, device=x.device)
     values = {"frag_values": frag_values.data_ptr(), "frag_meta": frag_meta.data_ptr(),
               "colidx": colidx.data_ptr(), "rhs": rhs.data_ptr(), "out": out.data_ptr(),
               "bias": None if bias is None else bias.data_ptr(),
               "n": n, "ldb": ldb, "ldc": ldc}
     kernel.launch(values, n, torch.cuda.current_stream(x.device).cuda_stream)
-    # The kernel writes y^T (R x N); the layer's result is y[N][R].
+    if plan.token_major_out:
+        return out.reshape(*x.shape[:-1], plan.rows)
+    # The kernel wrote y^T (R x N); the layer's result is y[N][R].
     return out[:, :n].t().reshape(*x.shape[:-1], plan.rows)
 
 

@@ -13,13 +13,15 @@ from ._sparse_linear import _ELEMENT_TYPES, VNMLinear
 def layer_program(rows: int, cols: int, encoding: vf.Encoding, dtype: str, out: str,
                   bias: bool) -> str:
     """The program of one linear layer y[N][R] = x[N][K] W^T (+ b): the
-    kernel computes W x^T, and the pipeline's vnm-fold-transposed-rhs lets
-    it read x itself where its policy prefers that (rhs_layout)."""
+    kernel computes W x^T, and the pipeline's vnm-fold-transposed-rhs and
+    vnm-fold-transposed-result let it read x and write y themselves where
+    it can (the contract's rhs_layout and out_layout)."""
     enc = f"#vnm.encoding<v = {encoding.v}, n = {encoding.n}, m = {encoding.m}>"
     w = f"tensor<{rows}x{cols}x{dtype}, {enc}>"
     x = f"tensor<?x{cols}x{dtype}>"
     xt = f"tensor<{cols}x?x{dtype}>"
-    y = f"tensor<{rows}x?x{out}>"
+    yt = f"tensor<{rows}x?x{out}>"
+    y = f"tensor<?x{rows}x{out}>"
     args = f"%w: {w}, %x: {x}" + (f", %b: tensor<{rows}x{out}>" if bias else "")
     extra = f" bias(%b : tensor<{rows}x{out}>)" if bias else ""
     return f"""func.func @linear({args}) -> {y} {{
@@ -27,7 +29,9 @@ def layer_program(rows: int, cols: int, encoding: vf.Encoding, dtype: str, out: 
   %n = tensor.dim %x, %c0 : {x}
   %e = tensor.empty(%n) : {xt}
   %xt = linalg.transpose ins(%x : {x}) outs(%e : {xt}) permutation = [1, 0]
-  %y = vnm.spmm %w, %xt{extra} : {w}, {xt} -> {y}
+  %yt = vnm.spmm %w, %xt{extra} : {w}, {xt} -> {yt}
+  %f = tensor.empty(%n) : {y}
+  %y = linalg.transpose ins(%yt : {yt}) outs(%f : {y}) permutation = [1, 0]
   return %y : {y}
 }}
 """

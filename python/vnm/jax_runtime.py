@@ -117,10 +117,14 @@ class SparseMatmul:
 
     def apply_t(self, rhs, out=None, n: Optional[int] = None):
         """out[:, :n] = act(W rhs[:, :n] (+ b)) on CuPy buffers: rhs K x ldb,
-        out R x ldc (allocated R x ldb when None), feature-major. Returns out."""
+        out R x ldc, feature-major, or ldb x R (y[N][R]) for a kernel that
+        stores its result token-major (the contract's out_layout);
+        allocated when None. Returns out."""
         cupy = _cupy()
         if out is None:
-            out = cupy.empty((self.rows, rhs.shape[1]), dtype=_cupy_type(self.kernel.result_type))
+            shape = ((rhs.shape[1], self.rows) if self.kernel.token_major_out
+                     else (self.rows, rhs.shape[1]))
+            out = cupy.empty(shape, dtype=_cupy_type(self.kernel.result_type))
         return self.kernel(self.weight, rhs, out, n=n, bias=self.bias)
 
     def __call__(self, x):
@@ -137,7 +141,8 @@ class SparseMatmul:
         rhs = cupy.zeros((self.cols, ld), dtype=x2.dtype)
         rhs[:, :n] = x2.T
         out = self.apply_t(rhs, n=n)
-        y = cupy.ascontiguousarray(out[:, :n].T).reshape(*lead, self.rows)
+        y = out[:n] if self.kernel.token_major_out else out[:, :n].T
+        y = cupy.ascontiguousarray(y).reshape(*lead, self.rows)
         self._keep.add(cupy.cuda.get_current_stream(), x2, rhs, out)
         return to_jax(y, "bf16" if self.kernel.result_type == "bf16" else None)
 

@@ -68,6 +68,9 @@ class SpmmKernel:
         # the fragment class of the weight.
         self.rhs_type = contract.get("rhs_type", self.dtype)
         self.token_major = contract.get("rhs_layout") == "token_major"
+        # The result stored as y[N][R] (a linear layer's layout) rather
+        # than R x N.
+        self.token_major_out = contract.get("out_layout") == "token_major"
         self.fragment_class = contract.get("fragment_class")
         self.params = list(contract.get("params", _F16_PARAMS))
         ptx = binary.encode() if isinstance(binary, str) else binary
@@ -153,12 +156,15 @@ class SpmmKernel:
         x[N][K] (N' >= n tokens, ldb >= K with 16-byte rows: a multiple of
         16 for i8, of 8 for f16/bf16; with `input_scales` the n per-token
         f32 scales when the kernel dequantizes); `out` is R x ldc, ldc a
-        multiple of 8.
+        multiple of 8, or for a kernel that stores y token-major (the
+        contract's out_layout) N' x ldc holding y[N][R] (N' >= n, ldc >= R).
         Cupy arrays or any object with __cuda_array_interface__,
         C-contiguous."""
         cupy = _cupy()
         rhs, out = cupy.asarray(rhs), cupy.asarray(out)
         ldb, ldc = rhs.shape[1], out.shape[1]
+        # How many result columns (tokens) out has room for.
+        room = out.shape[0] if self.token_major_out else ldc
         if self.token_major:
             n = rhs.shape[0] if n is None else n
             # 16-byte rows: 16 i8 or 8 f16/bf16 elements.
@@ -167,20 +173,30 @@ class SpmmKernel:
                 (ldb >= self.cols and ldb % pitch == 0,
                  f"a token-major rhs has rows of ldb >= K = {self.cols} elements, "
                  f"a multiple of {pitch} (got {ldb})"),
-                (0 < n <= min(rhs.shape[0], ldc),
-                 f"n = {n} does not fit {rhs.shape[0]} tokens and ldc = {ldc}"),
+                (0 < n <= min(rhs.shape[0], room),
+                 f"n = {n} does not fit {rhs.shape[0]} tokens and out's {room}"),
             ]
         else:
             n = rhs.shape[1] if n is None else n
             rhs_checks = [
                 (rhs.shape[0] == self.cols, f"rhs has {rhs.shape[0]} rows, expected {self.cols}"),
                 (ldb % 8 == 0, "row strides must be multiples of 8 elements"),
-                (0 < n <= min(ldb, ldc), f"n = {n} does not fit ldb = {ldb}, ldc = {ldc}"),
+                (0 < n <= min(ldb, room), f"n = {n} does not fit ldb = {ldb}, out's {room}"),
             ]
         wants_input_scales = "input_scales" in self.params
-        checks = rhs_checks + [
-            (out.shape[0] == self.rows, f"out has {out.shape[0]} rows, expected {self.rows}"),
-            (ldc % 8 == 0, "row strides must be multiples of 8 elements"),
+        if self.token_major_out:
+            out_checks = [
+                (out.shape[0] >= n and ldc >= self.rows,
+                 f"a token-major out holds n = {n} rows of ldc >= R = {self.rows} "
+                 f"elements (got {tuple(out.shape)})"),
+            ]
+        else:
+            out_checks = [
+                (out.shape[0] == self.rows,
+                 f"out has {out.shape[0]} rows, expected {self.rows}"),
+                (ldc % 8 == 0, "row strides must be multiples of 8 elements"),
+            ]
+        checks = rhs_checks + out_checks + [
             (rhs.flags.c_contiguous and out.flags.c_contiguous, "rhs and out must be C-contiguous"),
             ((bias is not None) == self.contract["bias"],
              "bias must be given exactly when the kernel was compiled with one"),

@@ -170,8 +170,10 @@ def test_gpu_target_compiles_each_program_once_through_the_cache(tmp_path, monke
     assert len(entries) == 3
     contracts = [k.kernels[0].contract for k in kernels_of(model)]
     assert all(c["op"] == "vnm.storage.spmm" for c in contracts)
-    # f16 2:4 (M = 4): the kernels read x token-major.
+    # f16 2:4 (M = 4): the kernels read x and store y token-major, as the
+    # layer holds them: no transposes.
     assert all(c["rhs_layout"] == "token_major" for c in contracts)
+    assert all(c["out_layout"] == "token_major" for c in contracts)
     # A second model of the same shapes compiles nothing.
     calls = []
     monkeypatch.setattr(kc, "compile", lambda *a, **k: calls.append(a))
@@ -187,9 +189,10 @@ def test_gpu_target_compiles_each_program_once_through_the_cache(tmp_path, monke
     torch.testing.assert_close(actual, expected, rtol=2e-2, atol=2e-2)
 
 
-def test_64_2_8_f16_kernels_read_a_k_by_n_copy_by_default(tmp_path):
+def test_64_2_8_f16_kernels_read_a_k_by_n_copy_and_store_y_token_major(tmp_path):
     model = vt.sparsify(mlp((128, 64)), "64:2:8", target="sm_90", cache_dir=tmp_path)
-    assert model[0].kernel.kernels[0].contract.get("rhs_layout") != "token_major"
+    contract = model[0].kernel.kernels[0].contract
+    assert contract["rhs_layout"] == "k_by_n" and contract["out_layout"] == "token_major"
     assert "linalg.transpose" in vt.layer_program(64, 128, vnm.format.Encoding(64, 2, 8),
                                                    "f16", "f32", True)
 

@@ -119,8 +119,9 @@ uint32_t ElementBuffer::poisonBits() const {
 CaseData::CaseData(const SpmmCase &c)
     : fragValues(c.weightType(), 0),
       rhs(c.element, (c.tokenMajorRhs() ? c.n : c.cols) * c.ldb()),
-      out(c.result, c.rows * c.ldc() + c.ldc() + 64), bias(c.result, c.rows) {
-  guardElements = out.size() - c.rows * c.ldc();
+      out(c.result, c.outRows() * c.ldc() + c.ldc() + 64),
+      bias(c.result, c.rows) {
+  guardElements = out.size() - c.outRows() * c.ldc();
 }
 
 uint64_t vnm::tile_test::chooseSeed() {
@@ -218,9 +219,9 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
   if (c.accumulate)
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < n; ++j) {
-        data.out.set(r * c.ldc() + j,
+        data.out.set(c.outIndex(r, j),
                      c.result == "i32" ? int16(rng) : uniform(rng));
-        previous[r * n + j] = data.out.get(r * c.ldc() + j);
+        previous[r * n + j] = data.out.get(c.outIndex(r, j));
       }
   if (c.result != "i32")
     for (int64_t r = 0; r < rows; ++r)
@@ -287,13 +288,15 @@ std::string CaseData::check(const SpmmCase &c) const {
   std::ostringstream report;
   int64_t wrong = 0, overwritten = 0;
   const int64_t ldc = c.ldc();
-  for (int64_t r = 0; r < c.rows; ++r)
-    for (int64_t j = 0; j < ldc; ++j) {
-      int64_t i = r * ldc + j;
-      if (j >= c.n) {
+  // Y's storage row by row: (r, j) of the result, or past its N (or R).
+  for (int64_t a = 0; a < c.outRows(); ++a)
+    for (int64_t b = 0; b < ldc; ++b) {
+      int64_t i = a * ldc + b;
+      int64_t r = c.tokenMajorOut ? b : a, j = c.tokenMajorOut ? a : b;
+      if (b >= c.outCols()) {
         if (out.bits(i) != out.poisonBits() && overwritten++ < 5)
-          report << "  wrote (" << r << ", " << j << ") past N = " << c.n
-                 << "\n";
+          report << "  wrote storage (" << a << ", " << b << ") past its "
+                 << c.outCols() << " elements\n";
         continue;
       }
       double got = out.get(i), want = expected[r * c.n + j];
@@ -301,16 +304,16 @@ std::string CaseData::check(const SpmmCase &c) const {
         report << "  (" << r << ", " << j << "): got " << got << ", expected "
                << want << " (tolerance " << tolerance[r * c.n + j] << ")\n";
     }
-  for (int64_t i = c.rows * ldc; i < out.size(); ++i)
+  for (int64_t i = c.outRows() * ldc; i < out.size(); ++i)
     if (out.bits(i) != out.poisonBits() && overwritten++ < 5)
-      report << "  wrote element " << i << " past R x ldc = " << c.rows << " x "
-             << ldc << "\n";
+      report << "  wrote element " << i << " past the " << c.outRows()
+             << " x ldc = " << ldc << " storage\n";
   if (!wrong && !overwritten)
     return "";
   std::ostringstream summary;
   summary << c.name() << " (seed " << seed << "): " << wrong
           << " wrong elements of " << c.rows * c.n << ", " << overwritten
-          << " writes outside R x N\n"
+          << " writes outside the result\n"
           << report.str();
   return summary.str();
 }

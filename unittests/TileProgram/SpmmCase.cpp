@@ -25,6 +25,8 @@ std::string SpmmCase::name() const {
           std::to_string(stages);
   if (tokenMajor)
     text += "_tokenmajor";
+  if (tokenMajorOut)
+    text += "_outtokenmajor";
   if (extraLdb || extraLdc)
     text += "_pitch";
   if (chip != "sm_90")
@@ -224,6 +226,9 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       c.n = 90 + 35 * i + 11 * index;
       if (i == 1)
         c.extraLdb = 8;
+      // y token-major too (a linear layer's whole token-major form), with
+      // and without accumulation.
+      c.tokenMajorOut = i == index % 2;
       c.source = ProgramSource::Generated;
       cases.push_back(c);
     }
@@ -250,6 +255,7 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       c.n = 120 + 37 * i + 5 * hopper;
       if (i == 1)
         c.extraLdb = 8;
+      c.tokenMajorOut = (hopper + i) % 3 == 1;
       c.source = ProgramSource::Generated;
       cases.push_back(c);
     }

@@ -78,7 +78,18 @@ struct SpmmCase {
     return tokenMajor ? (cols + 7) / 8 * 8 + extraLdb
                       : (n + 7) / 8 * 8 + extraLdb;
   }
-  int64_t ldc() const { return (n + 7) / 8 * 8 + extraLdc; }
+  /// y stored token-major, y[N][R] (the transposed epilogue of a linear
+  /// layer's result); generated programs only.
+  bool tokenMajorOut = false;
+  /// Y's storage: R rows of N, or N rows of R when token-major, each in a
+  /// pitch of ldc (the smallest multiple of 8 >= its length, + extraLdc).
+  int64_t outRows() const { return tokenMajorOut ? n : rows; }
+  int64_t outCols() const { return tokenMajorOut ? rows : n; }
+  int64_t ldc() const { return (outCols() + 7) / 8 * 8 + extraLdc; }
+  /// Where element (r, j) of the R x N result lies in Y's storage.
+  int64_t outIndex(int64_t r, int64_t j) const {
+    return tokenMajorOut ? j * ldc() + r : r * ldc() + j;
+  }
   /// A name usable as a GoogleTest parameter name and on a command line.
   std::string name() const;
 };

@@ -161,8 +161,11 @@ std::string spmmModule(const SpmmCase &c) {
   const std::string inputScales = "memref<?xf32>";
   const std::string bias =
       "memref<" + std::to_string(c.rows) + "x" + c.result + ">";
+  // y[N][R] (token-major) is the R x N view with strides [1, ldc].
   const std::string out =
-      "memref<" + std::to_string(c.rows) + "x?x" + c.result + ">";
+      "memref<" + std::to_string(c.rows) + "x?x" + c.result +
+      (c.tokenMajorOut ? ", strided<[1, " + std::to_string(c.ldc()) + "]>>"
+                       : std::string(">"));
   std::string attributes =
       "encoding = #vnm.encoding<v = " + std::to_string(c.v) +
       ", n = 2, m = " + std::to_string(c.m) + ">";

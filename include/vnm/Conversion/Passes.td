@@ -275,7 +275,41 @@ def VNMFoldTransposedRhs : Pass<"vnm-fold-transposed-rhs", "mlir::ModuleOp"> {
            "kept values in registers (slower loops than the K x N kernel's "
            "by their static count)">
   ];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  // The kernel checks build vnm_gpu tiling attributes.
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::vnm::vnm_gpu::VNMGPUDialect"];
+}
+
+def VNMFoldTransposedResult
+    : Pass<"vnm-fold-transposed-result", "mlir::ModuleOp"> {
+  let summary = "Let spmm kernels store a linear layer's result token-major "
+                "instead of through a transposed copy";
+  let description = [{
+    A linear layer `y = x W^T` computes `W x^T` (R x N) with `vnm.spmm` and
+    transposes it back into `y[N][R]`; bufferization makes the transpose a
+    copy of the spmm's fresh R x N buffer into another one. The spmm kernels
+    can store their tile transposed instead (`vnm_gpu.epilogue ...
+    {transposed}`). On memrefs (after bufferization), this pass lets the
+    spmm write the copy's destination through `memref.transpose` (a view
+    with strides [1, pitch]) and removes the copy, when
+
+    * the spmm's result buffer is a `memref.alloc` that only the spmm
+      writes (it does not accumulate) and only the `linalg.transpose`
+      (permutation [1, 0]) reads, later in the same block (deallocations
+      and sizes of it are rewritten);
+    * the destination is a `memref.alloc` whose sizes are known where the
+      spmm runs, and nothing uses it before the transpose;
+    * the spmm's kernel stores the view (the checks of
+      `vnm-lower-to-gpu`).
+
+    The launch contract's `out_layout` says how the kernel stores y.
+    `vnm-lower-to-nvvm-pipeline` runs it after `vnm-fold-transposed-rhs`.
+  }];
+  // The kernel checks build vnm_gpu tiling attributes.
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::vnm::vnm_gpu::VNMGPUDialect"];
 }
 
 def VNMDumpKernels : Pass<"vnm-dump-kernels", "mlir::ModuleOp"> {

@@ -4,7 +4,8 @@
 // row and column scales, plus the previous output if accumulating, plus the
 // row's bias, then the activation, rounded once to the output's type.
 // Integer results (i32 accumulators, no scales, bias or activation) stay in
-// i32: converting them to f32 and back would lose bits past 2^24.
+// i32: converting them to f32 and back would lose bits past 2^24. A
+// transposed epilogue stores element (r, c) at out[c ld + r].
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,7 +55,8 @@ LogicalResult vnm::gpu_loops::lowerEpilogue(vnm_gpu::EpilogueOp op,
       if (Value scales = op.getColScales())
         x = arith::MulFOp::create(b, loc, x,
                                   cg.loadChecked(scales, col, colScaleMessage));
-      Value position = cg.add(cg.mul(row, ld), col);
+      Value position = op.getTransposed() ? cg.add(cg.mul(col, ld), row)
+                                          : cg.add(cg.mul(row, ld), col);
       if (op.getAccumulate())
         x = loops::add(
             b, loc, x,

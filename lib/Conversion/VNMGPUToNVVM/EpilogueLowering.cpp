@@ -4,7 +4,7 @@
 // m16 tile, columns 2t and 2t + 1 of each n8 tile): scales, + previous Y,
 // + bias, activation, all in f32, then one conversion; a column pair is
 // stored with one 4- or 8-byte store, a lone last column alone, predicated
-// on R and N.
+// on R and N. A transposed epilogue (y[N][R]) stores each element alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,12 +120,11 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
                                       resultBytes));
           if (rowScales)
             rowScale = loadF32(rowScales, row);
-          Value rowOffset = kb.mul(kb.zext64(row), kb.zext64(ldc));
+          Value rowOffset;
+          if (!op.getTransposed())
+            rowOffset = kb.mul(kb.zext64(row), kb.zext64(ldc));
           for (int64_t nt = 0; nt < tiles.n; ++nt) {
             Value col = kb.add(col0, getAccumulatorColumn(kb, at, tiles, nt));
-            Value address =
-                kb.offsetBytes(out, kb.mul(kb.add(rowOffset, kb.zext64(col)),
-                                           kb.c64(resultBytes)));
             Value x0 = acc[(mt * tiles.n + nt) * 4 + 2 * half];
             Value x1 = acc[(mt * tiles.n + nt) * 4 + 2 * half + 1];
             auto finish = [&](Value x, Value column, Value previous) -> Value {
@@ -147,6 +146,29 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
               return kb.roundTo(resultType,
                                 activate(kb, op.getActivation(), x));
             };
+            if (op.getTransposed()) {
+              // y[N][R]: the two columns are ld apart; each is stored
+              // alone, a warp's lanes covering 8 consecutive rows of each.
+              for (int k = 0; k < 2; ++k) {
+                Value column = kb.add(col, kb.c32(k));
+                kb.ifThen(kb.ult(column, n), [&] {
+                  Value at = kb.offsetBytes(
+                      out, kb.mul(kb.add(kb.mul(kb.zext64(column),
+                                                kb.zext64(ldc)),
+                                         kb.zext64(row)),
+                                  kb.c64(resultBytes)));
+                  Value previous;
+                  if (op.getAccumulate())
+                    previous = kb.load(resultType, at, resultBytes);
+                  kb.store(finish(k ? x1 : x0, column, previous), at,
+                           resultBytes);
+                });
+              }
+              continue;
+            }
+            Value address =
+                kb.offsetBytes(out, kb.mul(kb.add(rowOffset, kb.zext64(col)),
+                                           kb.c64(resultBytes)));
             Value bothInside = kb.ult(kb.add(col, kb.c32(1)), n);
             kb.ifThenElse(
                 bothInside,

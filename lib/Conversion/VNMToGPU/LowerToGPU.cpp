@@ -63,20 +63,34 @@ SmallVector<NamedAttribute> spmmProblem(Builder &b,
       b.getNamedAttr(
           "rhs_layout",
           b.getStringAttr(cfg.tokenMajorRhs ? "token_major" : "k_by_n")),
+      b.getNamedAttr(
+          "out_layout",
+          b.getStringAttr(cfg.tokenMajorOut ? "token_major" : "r_by_n")),
   };
 }
 
-constexpr llvm::StringLiteral kSpmmRequirements =
-    "frag_values/frag_meta in the format library's fragment layout; ldb and "
-    "ldc multiples of 8 and >= n; rhs rows readable up to ldb; 16-byte "
-    "aligned pointers; grid = (ceildiv(n, grid_x_divisor), grid_y, 1)";
-constexpr llvm::StringLiteral kTokenMajorSpmmRequirements =
-    "frag_values/frag_meta in the format library's fragment layout; rhs "
-    "token-major: x[n][K] with row pitch ldb (in elements), 16-byte rows "
-    "(ldb a multiple of 16 for i8, of 8 for f16/bf16) and >= K, rows "
-    "readable up to ldb; ldc a multiple of 8 and >= n; weight_scales R and "
-    "input_scales n f32 values where the kernel takes them; 16-byte aligned "
-    "pointers; grid = (ceildiv(n, grid_x_divisor), grid_y, 1)";
+/// What a launch must satisfy (the contract's `requirements`).
+std::string spmmRequirements(const kernel::SpmmKernelConfig &cfg) {
+  std::string text = "frag_values/frag_meta in the format library's fragment "
+                     "layout; ";
+  if (cfg.tokenMajorRhs)
+    text += "rhs token-major: x[n][K] with row pitch ldb (in elements), "
+            "16-byte rows (ldb a multiple of 16 for i8, of 8 for f16/bf16) and "
+            ">= K, rows readable up to ldb; ";
+  else
+    text += "rhs K x n with row pitch ldb, a multiple of 8 and >= n, rows "
+            "readable up to ldb; ";
+  if (cfg.tokenMajorOut)
+    text += "out token-major: y[n][R] with row pitch ldc >= R; ";
+  else
+    text += "out R x n with row pitch ldc, a multiple of 8 and >= n; ";
+  if (cfg.hasWeightScales)
+    text += "weight_scales as the contract's group_size says; ";
+  if (cfg.hasInputScales)
+    text += "input_scales n f32 values; ";
+  return text + "16-byte aligned pointers; grid = (ceildiv(n, "
+                "grid_x_divisor), grid_y, 1)";
+}
 
 struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
   void runOnOperation() override {
@@ -118,9 +132,7 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
       kernel::LaunchGrid grid{config.blockN, config.gridY()};
       contracts.push_back(kernel::buildLaunchContract(
           kernel, kKernelModuleName, StorageSpmmOp::getOperationName(), grid,
-          spmmProblem(b, config),
-          config.tokenMajorRhs ? kTokenMajorSpmmRequirements
-                               : kSpmmRequirements));
+          spmmProblem(b, config), spmmRequirements(config)));
     }
     module->setAttr("vnm.launch_contracts", b.getArrayAttr(contracts));
   }

@@ -84,12 +84,28 @@ FailureOr<SpmmKernelConfig> vnm::kernel::getSpmmKernelConfig(StorageSpmmOp op,
     return op.emitError("vnm-lower-to-gpu: the f16/bf16 kernels read rhs as "
                         "K x N with contiguous rows (memref<KxN> or "
                         "strided<[?, 1]>) or token-major (strided<[1, ?]>)");
+  // Which way the kernel stores y: R x N with contiguous rows, or
+  // transposed into y[N][R] when out is statically N-contiguous (the
+  // transposed view vnm-fold-transposed-result hands it). The launch
+  // contract's out_layout tells the host.
+  SmallVector<int64_t> outStrides;
+  if (failed(init.getStridesAndOffset(outStrides, offset)) ||
+      outStrides.size() != 2)
+    return op.emitError("vnm-lower-to-gpu: the result must be a strided 2-D "
+                        "memref");
+  bool tokenMajorOut = isKContiguous(init);
+  if (!tokenMajorOut && knownNot(outStrides[1]))
+    return op.emitError("vnm-lower-to-gpu: the kernels store the result as "
+                        "R x N with contiguous rows (memref<RxN> or "
+                        "strided<[?, 1]>) or transposed, y[N][R] "
+                        "(strided<[1, ?]>)");
   if (integer && !isa<FloatType>(init.getElementType()) &&
       (op.getBias() || op.getActivation() != Activation::none))
     return refuse("no GPU kernel for an i32 result with a bias or an "
                   "activation");
   SpmmKernelConfig config;
   config.tokenMajorRhs = tokenMajor;
+  config.tokenMajorOut = tokenMajorOut;
   config.hasWeightScales = static_cast<bool>(op.getWeightScales());
   if (std::optional<int64_t> groupSize = op.getGroupSize())
     config.groupSize = *groupSize;

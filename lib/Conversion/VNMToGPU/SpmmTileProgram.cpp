@@ -256,7 +256,7 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
                      static_cast<uint64_t>(cfg.rows), arg.n, arg.ldc,
                      cfg.hasBias ? arg.bias : Value(),
                      groupScales ? Value() : arg.weightScales, arg.inputScales,
-                     cfg.accumulate, cfg.activation);
+                     cfg.accumulate, cfg.tokenMajorOut, cfg.activation);
   gpu::ReturnOp::create(builder, loc);
   return func;
 }

@@ -60,6 +60,9 @@ struct SpmmKernelConfig {
   /// i8 kernels, as sm_80 and sm_90 have no byte-transposing ldmatrix; the
   /// f16/bf16 kernels at M = 4 and 8 when rhs is K-contiguous).
   bool tokenMajorRhs = false;
+  /// The kernel stores y transposed: out holds y[N][R] (a linear layer's
+  /// token-major result, memref<RxN, strided<[1, ldc]>>).
+  bool tokenMajorOut = false;
 
   /// An integer MMA (W8A8, W4A8): i8 rhs.
   bool isInteger() const { return rhsType.isSignlessInteger(8); }

@@ -84,3 +84,23 @@ gpu.module @integer_accumulate {
     gpu.return
   }
 }
+
+// Transposed (y[N][R]): each element alone, column c at c * ld + row, in
+// 2-byte stores; accumulating reads each previous value alone too. No
+// vector (pair) access remains.
+// CHECK-LABEL: gpu.func @transposed
+// CHECK-NOT: vector<2xf16>
+// CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> f16
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<1>
+// CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> f16
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<1>
+// CHECK-NOT: vector<2xf16>
+// CHECK: gpu.return
+gpu.module @transposed {
+  gpu.func @transposed(%out: memref<?xf16>, %i: i32) kernel {
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #L>
+    vnm_gpu.epilogue %z into %out[%i, %i] bounds(1000, %i) ld(%i)
+        {accumulate, transposed} : !vnm_gpu.acc<64x128xf32, #L>, memref<?xf16>
+    gpu.return
+  }
+}

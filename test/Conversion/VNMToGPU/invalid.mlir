@@ -190,3 +190,13 @@ func.func @weight_only_groups(%v: memref<128x16xi4>, %c: memref<2x8x4xi8>,
       weight_scales(%s : memref<128x2xf32>) outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, group_size = 32}
   return
 }
+
+// -----
+
+func.func @out_strided(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
+                       %x: memref<8x32xf16>, %y: memref<64x32xf32, strided<[64, 2]>>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the kernels store the result as R x N with contiguous rows (memref<RxN> or strided<[?, 1]>) or transposed, y[N][R] (strided<[1, ?]>)}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xf16>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xf16>)
+      outs(%y : memref<64x32xf32, strided<[64, 2]>>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+  return
+}

@@ -314,6 +314,10 @@ def VNMGPU_EpilogueOp : VNMGPU_Op<"epilogue",
     f32), `+ out[r ld + c]` if `accumulate`, `+ bias[r]` if given, then the
     activation, computed in f32 (i32 accumulators are converted first) and
     rounded once to the element type of `out`, stored at `out[r ld + c]`.
+    With `transposed` the tile is stored as its transpose: element (r, c)
+    goes to (and, accumulating, is read from) `out[c ld + r]`, i.e. out
+    holds y[N][R] with row pitch ld, as a linear layer's result is
+    token-major.
 
     ```mlir
     vnm_gpu.epilogue %acc into %y[%row, %col] bounds(4096, %n) ld(%ldc)
@@ -326,7 +330,7 @@ def VNMGPU_EpilogueOp : VNMGPU_Op<"epilogue",
                    Optional<VNMGPU_FlatBuffer>:$bias,
                    Optional<VNMGPU_FlatBuffer>:$rowScales,
                    Optional<VNMGPU_FlatBuffer>:$colScales,
-                   UnitAttr:$accumulate,
+                   UnitAttr:$accumulate, UnitAttr:$transposed,
                    DefaultValuedAttr<VNM_ActivationAttr,
                                      "::vnm::Activation::none">:$activation);
   let assemblyFormat = [{
