@@ -40,6 +40,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import minilm_pruning as texts_of  # noqa: E402  (the calibration and held-out text)
+from torch_mlp import median_ms  # noqa: E402  (CUDA-event medians)
 
 HIDDEN, FFN = 384, 1536
 # (rows, cols, bias) of MiniLM's linear layers: q, k, v, attention output;
@@ -76,22 +77,6 @@ def compile_only(args):
                   f"block {contract['block']}, "
                   f"shared {contract['dynamic_shared_bytes'] + contract['static_shared_bytes']} B")
     print(f"kernels cached in {args.cache_dir}")
-
-
-def median_ms(torch, fn, runs=30, warmup=5):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(runs):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
 
 
 def timings(torch, model, features):
