@@ -121,12 +121,17 @@ def _run_gpu(plan: _Plan, x, storage: List[torch.Tensor], bias):
     dtype = _TORCH_TYPES[plan.dtype]
     x2 = x.reshape(-1, plan.cols).to(dtype)
     n = x2.shape[0]
+    if n == 0:
+        return x.new_empty((*x.shape[:-1], plan.rows), dtype=plan.out_dtype)
     ldc = _round_up(n, 8)
     if plan.token_major:
-        # x[N][K] as it is; rows of a multiple of 8 elements (16 bytes).
+        # x[N][K] as it is; rows of a multiple of 8 elements (16 bytes), at
+        # a 16-byte aligned address (a view may start anywhere).
         ldb = _round_up(plan.cols, 8)
         rhs = x2.contiguous() if ldb == plan.cols else torch.nn.functional.pad(
             x2, (0, ldb - plan.cols))
+        if rhs.data_ptr() % 16:
+            rhs = rhs.clone()
     else:
         ldb = ldc
         rhs = torch.empty(plan.cols, ldb, dtype=dtype, device=x.device)

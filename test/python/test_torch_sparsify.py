@@ -130,6 +130,12 @@ def test_a_bare_linear_model_is_refused():
         vt.sparsify(torch.nn.Linear(64, 32), "2:4")
 
 
+def test_an_empty_batch_gives_an_empty_result():
+    model = vt.sparsify(mlp((64, 32)), "2:4")
+    with torch.no_grad():
+        assert model(torch.randn(0, 64)).shape == (0, 32)
+
+
 def test_wrong_input_width_is_refused():
     model = vt.sparsify(mlp((64, 32)), "2:4")
     with pytest.raises(ValueError, match="x has 60 features, the layer takes 64"):

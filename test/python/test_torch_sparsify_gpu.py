@@ -128,6 +128,21 @@ def test_torch_compile_and_cuda_graphs_run_the_kernels(case):
             assert relative_error(static_y, reference(dense, fresh, weight_dtype)) < 1e-2
 
 
+def test_x_views_at_any_address_and_empty_batches():
+    model, dense, weight_dtype, model_dtype = sparse_and_dense(CASES[0])
+    width = CASES[0][4][0]
+    # A contiguous view starting 3 elements into its storage: not 16-byte
+    # aligned, which the token-major kernel's loads need.
+    storage = torch.randn(5 * width + 3, device="cuda", dtype=model_dtype)
+    x = storage[3:].view(5, width)
+    with torch.no_grad():
+        y = model(x)
+        empty = model(x[:0])
+    torch.cuda.synchronize()
+    assert relative_error(y, reference(dense, x, weight_dtype)) < 1e-2
+    assert empty.shape == (0, CASES[0][4][-1])
+
+
 def test_launches_follow_the_current_stream():
     model, dense, weight_dtype, model_dtype = sparse_and_dense(CASES[0])
     side = torch.cuda.Stream()
