@@ -192,6 +192,18 @@ class VNMLinear(torch.nn.Module):
         if dtype not in _ELEMENT_TYPES:
             raise ValueError(f"layer {name!r}: vnm stores f16, bf16 or f32 weights, not {dtype}")
         element = _ELEMENT_TYPES[dtype]
+        if weight.dtype not in _ELEMENT_TYPES:
+            raise ValueError(f"layer {name!r}: vnm layers return f16, bf16 or f32, not "
+                             f"{weight.dtype}; cast the model first")
+        if kernel is not None:
+            contract = kernel.kernels[0].contract
+            expected = (element, _ELEMENT_TYPES[weight.dtype], rows, cols,
+                        linear.bias is not None)
+            actual = (contract["element_type"], contract["result_type"], contract["rows"],
+                      contract["cols"], contract["bias"])
+            if actual != expected:
+                raise ValueError(f"layer {name!r}: the kernel computes {actual} (element, "
+                                 f"result, R, K, bias), the layer needs {expected}")
         self.encoding = vf.as_encoding(encoding)
         self.in_features, self.out_features = cols, rows
         host = _numpy_values(weight.to(dtype))

@@ -44,6 +44,33 @@ def _parent(model: torch.nn.Module, name: str):
     return model.get_submodule(path), attribute
 
 
+def _compile_layers(model, layers, dtype, target, gpu_options, cache_dir) -> Dict[str, Any]:
+    """{layer name: CompileResult}, each distinct layer program compiled
+    once through the kernel cache; a CompileError names the layer."""
+    from .kernel_cache import cached_compile
+
+    compiled: Dict[str, Any] = {}
+    kernels = {}
+    for name, (_, encoding) in layers.items():
+        linear = model.get_submodule(name)
+        encoding = vf.as_encoding(encoding)
+        program = layer_program(linear.out_features, linear.in_features, encoding,
+                                _ELEMENT_TYPES[dtype or linear.weight.dtype],
+                                _ELEMENT_TYPES.get(linear.weight.dtype, "f32"),
+                                linear.bias is not None)
+        if program not in compiled:
+            try:
+                compiled[program] = cached_compile(program, target=target,
+                                                   gpu_options=gpu_options,
+                                                   directory=cache_dir)
+            except CompileError as error:
+                raise CompileError(f"layer {name!r} ({linear.out_features} x "
+                                   f"{linear.in_features}, {encoding}) does not compile "
+                                   f"for {target}: {error}", error.diagnostics) from error
+        kernels[name] = compiled[program]
+    return kernels
+
+
 def sparsify(model: torch.nn.Module, sparsity, calibration=None, *,
              method: Optional[str] = None, target: Optional[str] = None,
              dtype: Optional[torch.dtype] = None, prune: bool = True,
@@ -74,7 +101,8 @@ def sparsify(model: torch.nn.Module, sparsity, calibration=None, *,
     in its VNMLinear's `pruning` attribute (None with prune=False). Raises
     ValueError for a bad name, encoding or method or a weight that is not
     V:N:M with prune=False, and vnm.CompileError naming the layer whose
-    kernel does not compile; no layer is replaced unless all compile.
+    kernel does not compile. Kernels are compiled before anything is
+    pruned: a layer that does not compile leaves the model unchanged.
     """
     from . import pruning as vp
 
@@ -88,6 +116,16 @@ def sparsify(model: torch.nn.Module, sparsity, calibration=None, *,
     layers = vp._resolve_sparsity(model, sparsity)
     if "" in layers:
         raise ValueError("the model is itself an nn.Linear; wrap it in a module to replace it")
+    for name in layers:
+        weight_dtype = model.get_submodule(name).weight.dtype
+        if weight_dtype not in _ELEMENT_TYPES:
+            raise ValueError(f"layer {name!r} is {weight_dtype}; vnm layers take f16, bf16 "
+                             "or f32 models")
+    # Kernels first: they depend on the shapes and types only, and a layer
+    # that does not compile must leave the model untouched (unpruned).
+    kernels: Dict[str, Any] = {}
+    if target is not None:
+        kernels = _compile_layers(model, layers, dtype, target, gpu_options, cache_dir)
     results: Dict[str, Any] = {}
     if prune:
         method = method or ("sparsegpt" if calibration is not None else "magnitude")
@@ -97,31 +135,11 @@ def sparsify(model: torch.nn.Module, sparsity, calibration=None, *,
     elif method is not None or calibration is not None:
         raise ValueError("prune=False takes no calibration or method")
 
-    compiled: Dict[str, Any] = {}
     replacements = {}
     for name, (parameter, encoding) in layers.items():
         linear = model.get_submodule(name)
-        layer_dtype = dtype or linear.weight.dtype
-        kernel = None
-        if target is not None:
-            from .kernel_cache import cached_compile
-
-            program = layer_program(linear.out_features, linear.in_features,
-                                    vf.as_encoding(encoding), _ELEMENT_TYPES[layer_dtype],
-                                    _ELEMENT_TYPES.get(linear.weight.dtype, "f32"),
-                                    linear.bias is not None)
-            if program not in compiled:
-                try:
-                    compiled[program] = cached_compile(program, target=target,
-                                                       gpu_options=gpu_options,
-                                                       directory=cache_dir)
-                except CompileError as error:
-                    raise CompileError(f"layer {name!r} ({linear.out_features} x "
-                                       f"{linear.in_features}, {vf.as_encoding(encoding)}) does not compile "
-                                       f"for {target}: {error}",
-                                       error.diagnostics) from error
-            kernel = compiled[program]
-        layer = VNMLinear(linear, encoding, dtype=layer_dtype, kernel=kernel, name=name)
+        layer = VNMLinear(linear, encoding, dtype=dtype or linear.weight.dtype,
+                          kernel=kernels.get(name), name=name)
         layer.pruning = results.get(parameter)
         replacements[name] = layer.to(linear.weight.device)
     for name, layer in replacements.items():

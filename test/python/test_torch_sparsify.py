@@ -125,6 +125,21 @@ def test_bad_arguments_are_refused_before_anything_changes(kwargs, message):
     assert torch.equal(model[0].weight, before[0].weight)
 
 
+def test_a_float64_model_is_refused():
+    model = mlp((64, 32)).double()
+    with pytest.raises(ValueError, match="layer '0' is torch.float64"):
+        vt.sparsify(model, "2:4", target="sm_90")
+    assert isinstance(model[0], torch.nn.Linear)
+
+
+def test_a_kernel_of_another_layer_is_refused(tmp_path):
+    model = vt.sparsify(mlp((64, 32)), "2:4", target="sm_90", cache_dir=tmp_path)
+    other = torch.nn.Linear(64, 48).half()
+    vp.prune_model(torch.nn.Sequential(other), "2:4", method="magnitude")
+    with pytest.raises(ValueError, match="the kernel computes"):
+        vt.VNMLinear(other, (16, 2, 4), kernel=model[0].kernel)
+
+
 def test_a_bare_linear_model_is_refused():
     with pytest.raises(ValueError, match="itself an nn.Linear"):
         vt.sparsify(torch.nn.Linear(64, 32), "2:4")
@@ -206,10 +221,13 @@ def test_64_2_8_f16_kernels_read_a_k_by_n_copy_and_store_y_token_major(tmp_path)
 def test_a_layer_the_kernels_cannot_tile_names_the_layer(tmp_path):
     # V = 16 with M = 8 runs on the CPU pipeline only.
     model = mlp((64, 32))
+    before = model[0].weight.detach().clone()
     with pytest.raises(vnm.CompileError, match=r"layer '0' \(32 x 64, 16:2:8\) does not "
                        r"compile for sm_90(.|\n)*multiple of its 64-row block tile"):
         vt.sparsify(model, "16:2:8", target="sm_90", cache_dir=tmp_path)
+    # Nothing was pruned either.
     assert isinstance(model[0], torch.nn.Linear)
+    assert torch.equal(model[0].weight, before)
 
 
 PROGRAM = vt.layer_program(64, 64, vnm.format.Encoding(16, 2, 4), "f16", "f16", False)
