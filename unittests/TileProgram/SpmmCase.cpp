@@ -127,6 +127,8 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
         c.extraLdb = 16;
         c.extraLdc = 16;
       }
+      // y token-major (a quantized linear layer's result), i32 and float.
+      c.tokenMajorOut = i >= 3;
       c.source = ProgramSource::Generated;
       cases.push_back(c);
     }
@@ -153,6 +155,7 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       c.n = 100 + 37 * i;
       if (i == 1)
         c.extraLdb = 32;
+      c.tokenMajorOut = i == 0;
       c.source = ProgramSource::Generated;
       cases.push_back(c);
     }
