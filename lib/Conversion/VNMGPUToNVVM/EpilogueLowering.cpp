@@ -153,10 +153,10 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
                 Value column = kb.add(col, kb.c32(k));
                 kb.ifThen(kb.ult(column, n), [&] {
                   Value at = kb.offsetBytes(
-                      out, kb.mul(kb.add(kb.mul(kb.zext64(column),
-                                                kb.zext64(ldc)),
-                                         kb.zext64(row)),
-                                  kb.c64(resultBytes)));
+                      out,
+                      kb.mul(kb.add(kb.mul(kb.zext64(column), kb.zext64(ldc)),
+                                    kb.zext64(row)),
+                             kb.c64(resultBytes)));
                   Value previous;
                   if (op.getAccumulate())
                     previous = kb.load(resultType, at, resultBytes);

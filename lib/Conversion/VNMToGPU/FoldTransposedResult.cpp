@@ -61,9 +61,9 @@ struct FoldTransposedResultPass
     SmallVector<Value> sizes;
     for (OpFoldResult size : found->destinationSizes)
       sizes.push_back(getValueOrCreateConstantIndexOp(builder, loc, size));
-    auto destination = memref::AllocOp::create(
-        builder, loc, found->destination.getType(), sizes,
-        found->destination.getAlignmentAttr());
+    auto destination =
+        memref::AllocOp::create(builder, loc, found->destination.getType(),
+                                sizes, found->destination.getAlignmentAttr());
     AffineMap swap = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0},
                                                   builder.getContext());
     auto view = memref::TransposeOp::create(builder, loc, destination,
