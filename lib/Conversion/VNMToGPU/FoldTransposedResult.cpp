@@ -11,7 +11,6 @@
 #include "vnm/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/IR/Diagnostics.h"
 
 #include "SpmmConfig.h"
 #include "TransposedResult.h"
@@ -26,17 +25,11 @@ using namespace vnm;
 
 namespace {
 
-/// Whether the kernel of `spmm` stores a result of type `type` transposed.
-bool storesTokenMajor(StorageSpmmOp spmm, Value out) {
-  // The question is asked quietly (a kernel that would not store it keeps
-  // the copy) on the op as it would be.
-  ScopedDiagnosticHandler quiet(spmm.getContext(),
-                                [](Diagnostic &) { return success(); });
-  Value previous = spmm.getInit();
-  spmm.getInitMutable().assign(out);
+/// Whether the kernel of `spmm` stores a result of type `type` transposed
+/// (a kernel that would not keeps the copy).
+bool storesTokenMajor(StorageSpmmOp spmm, MemRefType type) {
   FailureOr<kernel::SpmmKernelConfig> config =
-      kernel::getSpmmKernelConfig(spmm);
-  spmm.getInitMutable().assign(previous);
+      kernel::getSpmmKernelConfigQuietly(spmm, nullptr, type);
   return succeeded(config) && config->tokenMajorOut;
 }
 
@@ -68,7 +61,7 @@ struct FoldTransposedResultPass
                                                   builder.getContext());
     auto view = memref::TransposeOp::create(builder, loc, destination,
                                             AffineMapAttr::get(swap));
-    if (!storesTokenMajor(spmm, view)) {
+    if (!storesTokenMajor(spmm, view.getType())) {
       view.erase();
       destination.erase();
       return;

@@ -12,8 +12,6 @@
 
 #include "vnm/Conversion/Passes.h"
 
-#include "mlir/IR/Diagnostics.h"
-
 #include "SpmmConfig.h"
 #include "TransposedRhs.h"
 
@@ -27,14 +25,12 @@ using namespace vnm;
 
 namespace {
 
-/// Whether the kernel of `spmm` reads rhs of type `type` token-major.
+/// Whether the kernel of `spmm` reads rhs of type `type` token-major (a
+/// kernel that would not keeps its copy, and vnm-lower-to-gpu says why if
+/// it reads neither).
 bool readsTokenMajor(StorageSpmmOp spmm, MemRefType type) {
-  // The question is asked quietly: a kernel that would not read it keeps
-  // its copy, and vnm-lower-to-gpu says why if it reads neither.
-  ScopedDiagnosticHandler quiet(spmm.getContext(),
-                                [](Diagnostic &) { return success(); });
   FailureOr<kernel::SpmmKernelConfig> config =
-      kernel::getSpmmKernelConfig(spmm, type);
+      kernel::getSpmmKernelConfigQuietly(spmm, type, nullptr);
   return succeeded(config) && config->tokenMajorRhs;
 }
 

@@ -2,6 +2,8 @@
 
 #include "SpmmConfig.h"
 
+#include "mlir/IR/Diagnostics.h"
+
 using namespace mlir;
 using namespace vnm;
 using namespace vnm::kernel;
@@ -21,8 +23,17 @@ bool vnm::kernel::isKContiguous(Type type) {
          strides.size() == 2 && strides[0] == 1 && strides[1] != 1;
 }
 
+FailureOr<SpmmKernelConfig>
+vnm::kernel::getSpmmKernelConfigQuietly(StorageSpmmOp op, MemRefType rhs,
+                                        MemRefType init) {
+  ScopedDiagnosticHandler quiet(op.getContext(),
+                                [](Diagnostic &) { return success(); });
+  return getSpmmKernelConfig(op, rhs, init);
+}
+
 FailureOr<SpmmKernelConfig> vnm::kernel::getSpmmKernelConfig(StorageSpmmOp op,
-                                                             MemRefType rhs) {
+                                                             MemRefType rhs,
+                                                             MemRefType init) {
   if (op->getNumResults() != 0)
     return op.emitError("vnm-lower-to-gpu: needs vnm.storage.spmm on "
                         "memrefs; run --vnm-expand-storage and "
@@ -30,7 +41,8 @@ FailureOr<SpmmKernelConfig> vnm::kernel::getSpmmKernelConfig(StorageSpmmOp op,
   auto values = cast<MemRefType>(op.getValues().getType());
   if (!rhs)
     rhs = cast<MemRefType>(op.getRhs().getType());
-  auto init = cast<MemRefType>(op.getInit().getType());
+  if (!init)
+    init = cast<MemRefType>(op.getInit().getType());
   auto refuse = [&](const Twine &what) {
     return op.emitError("vnm-lower-to-gpu: ")
            << what << "; the CPU pipeline (vnm-lower-to-cpu-pipeline) runs it";

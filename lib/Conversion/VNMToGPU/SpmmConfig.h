@@ -22,10 +22,18 @@ std::string typeName(mlir::Type type);
 /// of a token-major x[N][K] (strides [1, pitch]).
 bool isKContiguous(mlir::Type type);
 
-/// The kernel recipe of `op` with rhs of type `rhs` (null: the op's own),
-/// or failure after an error on the op that says why no kernel reads it.
+/// The kernel recipe of `op` with rhs of type `rhs` and result of type
+/// `init` (null: the op's own), or failure after an error on the op that
+/// says why no kernel reads it.
 mlir::FailureOr<SpmmKernelConfig>
-getSpmmKernelConfig(StorageSpmmOp op, mlir::MemRefType rhs = nullptr);
+getSpmmKernelConfig(StorageSpmmOp op, mlir::MemRefType rhs = nullptr,
+                    mlir::MemRefType init = nullptr);
+
+/// The same question asked quietly (no diagnostic): what the folds of
+/// transposed copies ask about the op as it would be.
+mlir::FailureOr<SpmmKernelConfig>
+getSpmmKernelConfigQuietly(StorageSpmmOp op, mlir::MemRefType rhs,
+                           mlir::MemRefType init);
 
 } // namespace vnm::kernel
 
