@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# On the GPU host: times several compile_cases.py builds in one run, side by
+# side with cuBLAS (device_bench.py for each build in turn, so that all of
+# them see the same GPU state), then runs compute-sanitizer (memcheck,
+# racecheck, synccheck) over a few small cases of the first build.
+# Everything lands in <outdir>/<build name>/ and <outdir>/sanitizer-*.txt.
+#
+#   bash bench/run_builds.sh <outdir> <sanitizer filter> <build dir>...
+#
+# The sanitizer filter is device_bench.py's --filter (comma-separated
+# substrings of case names); "-" skips the sanitizers.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUTDIR="${1:?usage: bash bench/run_builds.sh <outdir> <sanitizer filter> <build dir>...}"
+FILTER="${2:?usage: bash bench/run_builds.sh <outdir> <sanitizer filter> <build dir>...}"
+shift 2
+mkdir -p "$OUTDIR"
+OUTDIR="$(cd "$OUTDIR" && pwd)"
+cd "$ROOT"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv \
+  >"$OUTDIR/device.txt" 2>&1
+python3 -c 'import torch; print("torch", torch.__version__)' \
+  >>"$OUTDIR/device.txt" 2>&1
+status=0
+for build in "$@"; do
+  name="$(basename "$build")"
+  echo "== $name"
+  python3 -B bench/device_bench.py --build "$build" --out "$OUTDIR/$name" \
+    --command "bash bench/run_builds.sh <outdir> $FILTER $*" \
+    >"$OUTDIR/$name.log" 2>&1 || status=1
+  tail -n 3 "$OUTDIR/$name.log"
+done
+if [[ "$FILTER" != "-" ]]; then
+  first="$1"
+  for tool in memcheck racecheck synccheck; do
+    echo "== compute-sanitizer --tool $tool ($FILTER, $(basename "$first"))"
+    compute-sanitizer --tool "$tool" python3 -B bench/device_bench.py \
+      --build "$first" --filter "$FILTER" --check-only \
+      >"$OUTDIR/sanitizer-$tool.txt" 2>&1 || status=1
+    tail -n 2 "$OUTDIR/sanitizer-$tool.txt"
+  done
+fi
+exit $status
