@@ -123,15 +123,24 @@ FailureOr<DenseMap<Operation *, Placement>> placeBody(scf::ForOp loop,
   return place;
 }
 
-/// The body's ops in pipelined order.
+/// The body's ops in pipelined order: by order, then as they stand (a
+/// sort on both keys rather than a stable sort, whose libstdc++ form uses
+/// the deprecated std::get_temporary_buffer).
 SmallVector<Operation *>
 scheduledOps(scf::ForOp loop, const DenseMap<Operation *, Placement> &place) {
-  SmallVector<Operation *> ops;
+  SmallVector<std::pair<int64_t, Operation *>> keyed;
   for (Operation &op : loop.getBody()->without_terminator())
-    ops.push_back(&op);
-  llvm::stable_sort(ops, [&](Operation *x, Operation *y) {
-    return place.lookup(x).order < place.lookup(y).order;
+    keyed.push_back({place.lookup(&op).order, &op});
+  DenseMap<Operation *, size_t> position;
+  for (auto [index, entry] : llvm::enumerate(keyed))
+    position[entry.second] = index;
+  llvm::sort(keyed, [&](const auto &x, const auto &y) {
+    return x.first != y.first ? x.first < y.first
+                              : position[x.second] < position[y.second];
   });
+  SmallVector<Operation *> ops;
+  for (auto &entry : keyed)
+    ops.push_back(entry.second);
   return ops;
 }
 
