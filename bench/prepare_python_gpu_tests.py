@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Compiles the kernels test/python/test_gpu_runtime.py launches (here, where
 libVNMCAPI.so is) into bench/build/python-kernels/<name>/ and those of
-test_torch_sparsify_gpu.py into the kernel cache bench/build/python-kernels/
-cache, and copies the format library next to them, for the GPU host
+test_torch_sparsify_gpu.py and test_jax_layer_gpu.py into the kernel cache
+bench/build/python-kernels/cache, and copies the format library next to
+them, for the GPU host
 (bench/run_python_gpu_tests.sh)."""
 
 import os
@@ -94,9 +95,11 @@ def main():
     # The layer programs of vnm.torch.sparsify's GPU tests, into the
     # kernel cache that bench/run_python_gpu_tests.sh hands them.
     sys.path.insert(0, os.path.join(ROOT, "test", "python"))
+    import test_jax_layer_gpu
     import test_torch_sparsify_gpu
 
     test_torch_sparsify_gpu.fill_cache(os.path.join(out, "cache"))
+    test_jax_layer_gpu.fill_cache(os.path.join(out, "cache"))
     lib = os.path.join(os.path.dirname(str(vnm.library_path)), "libVNMFormatC.so")
     shutil.copy(lib, os.path.join(ROOT, "bench", "build", "libVNMFormatC.so"))
     print(f"kernels for the Python GPU tests in {out}")

@@ -122,6 +122,8 @@ _PROTOTYPES = {
         [GpuKernel, U32x3, U32x3, _p, ctypes.POINTER(ctypes.c_void_p)],
     ),
     "vnmGpuKernelDestroy": (None, [GpuKernel]),
+    # JaxFFI.cpp (built where XLA's FFI headers were found)
+    "vnmJaxKernelRegister": (Status, [StringRef, StringRef, _i64, ctypes.POINTER(_i64)]),
     # Format.h
     "vnmFormatValidateEncoding": (Status, [Encoding]),
     "vnmFormatGetStorageShape": (
@@ -198,8 +200,9 @@ def _load(path: Path) -> ctypes.CDLL:
             f"{path} implements vnm C API version {version}; this package needs {CAPI_VERSION}"
         )
     for name, (restype, argtypes) in _PROTOTYPES.items():
-        if name.startswith(("vnmCompiler", "vnmModule")) and not hasattr(library, name):
-            continue  # the format-only library
+        if name.startswith(("vnmCompiler", "vnmModule", "vnmJax")) and not hasattr(
+                library, name):
+            continue  # the format-only library, or one built without JAX
         function = getattr(library, name)
         function.restype = restype
         function.argtypes = argtypes

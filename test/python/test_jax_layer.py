@@ -1,0 +1,149 @@
+"""vnm.jax_layer.SparseDense on the CPU: the XLA FFI custom call inside
+jax.jit against a dense numpy product of the pruned weight, the handler's
+own checks of the storage it is given, and the layer's refusals.
+
+Every test draws fresh random data; the seed is printed (pytest shows it
+for a failing test) and `VNM_JAX_LAYER_SEED=<seed>` replays it.
+"""
+
+import os
+import secrets
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+
+import vnm.pruning as vp  # noqa: E402
+from vnm.jax_layer import SparseDense  # noqa: E402
+
+if not hasattr(__import__("vnm")._capi.lib, "vnmJaxSparseLinearCpu"):
+    pytest.skip("the library was built without the JAX FFI handlers", allow_module_level=True)
+
+TYPES = {"f32": jnp.float32, "f16": jnp.float16, "bf16": jnp.bfloat16}
+
+
+@pytest.fixture
+def rng():
+    seed = int(os.environ.get("VNM_JAX_LAYER_SEED", secrets.randbits(32)))
+    print(f"VNM_JAX_LAYER_SEED={seed}")
+    return np.random.default_rng(seed)
+
+
+def pruned(rng, rows, cols, encoding, dtype=np.float32):
+    w = rng.standard_normal((rows, cols)).astype(np.float32) / np.sqrt(cols)
+    return vp.prune_weight(w, encoding, "magnitude").astype(dtype)
+
+
+def reference(layer, x, bias):
+    """x rounded to the layer's element type, times the pruned W, in f32."""
+    w = np.asarray(layer.pruned_weight).astype(np.float32)
+    xr = np.asarray(jnp.asarray(x).astype(TYPES[layer.element_type])).astype(np.float32)
+    y = xr @ w.T
+    return y if bias is None else y + bias.astype(np.float32)
+
+
+@pytest.mark.parametrize("encoding, rows, cols", [("2:4", 64, 96), ("16:2:8", 100, 70),
+                                                  ("64:2:8", 128, 256), ("32:2:16", 96, 200)])
+@pytest.mark.parametrize("element", ["f32", "f16", "bf16"])
+@pytest.mark.parametrize("with_bias", [False, True])
+def test_layer_matches_dense_product_under_jit(rng, encoding, rows, cols, element, with_bias):
+    w = pruned(rng, rows, cols, encoding)
+    bias = rng.standard_normal(rows).astype(np.float32) if with_bias else None
+    layer = SparseDense(w, encoding, bias=bias, dtype=element)
+    x = rng.standard_normal((2, 7, cols)).astype(np.float32)
+    y = jax.jit(lambda x: layer(x))(x)
+    assert y.shape == (2, 7, rows) and y.dtype == jnp.float32
+    expected = reference(layer, x.reshape(-1, cols), bias).reshape(2, 7, rows)
+    np.testing.assert_allclose(np.asarray(y), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_result_has_the_weight_dtype(rng):
+    w = pruned(rng, 64, 64, "2:4", np.float16)
+    bias = rng.standard_normal(64).astype(np.float16)
+    layer = SparseDense(w, "2:4", bias=bias)
+    x = rng.standard_normal((5, 64)).astype(np.float16)
+    y = layer(x)
+    assert y.dtype == jnp.float16
+    expected = reference(layer, x, bias)
+    np.testing.assert_allclose(np.asarray(y, np.float32), expected, rtol=2e-3, atol=2e-3)
+
+
+def test_eager_vmap_and_empty_batch(rng):
+    w = pruned(rng, 48, 40, "16:2:8")
+    layer = SparseDense(w, "16:2:8")
+    x = rng.standard_normal((3, 4, 40)).astype(np.float32)
+    expected = reference(layer, x.reshape(-1, 40), None).reshape(3, 4, 48)
+    np.testing.assert_allclose(np.asarray(layer(x)), expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(jax.vmap(layer)(x)), expected, rtol=1e-5, atol=1e-5)
+    assert layer(np.zeros((0, 40), np.float32)).shape == (0, 48)
+
+
+def test_layer_with_a_gpu_kernel_stages_both_platforms(rng, tmp_path):
+    """With target= the jitted function holds the CPU call and the CUDA
+    launch (jax.lax.platform_dependent); here the CPU one runs."""
+    if not __import__("vnm")._capi.has_compiler:
+        pytest.skip("compiling kernels needs libVNMCAPI.so")
+    w = pruned(rng, 128, 256, "2:4", np.float16)
+    layer = SparseDense(w, "2:4", target="sm_90", cache_dir=str(tmp_path))
+    contract = layer.kernel.kernels[0].contract
+    assert contract["rhs_layout"] == "token_major" and contract["out_layout"] == "token_major"
+    x = rng.standard_normal((9, 256)).astype(np.float16)
+    f = jax.jit(lambda x: layer(x))
+    np.testing.assert_allclose(np.asarray(f(x), np.float32), reference(layer, x, None),
+                               rtol=2e-3, atol=2e-3)
+    cuda = f.trace(x).lower(lowering_platforms=("cuda",)).as_text()
+    assert "vnm_sparse_linear_cuda" in cuda and "vnm_sparse_linear_cpu" not in cuda
+    assert "token_major_rhs = true" in cuda
+    cpu = f.trace(x).lower(lowering_platforms=("cpu",)).as_text()
+    assert "vnm_sparse_linear_cpu" in cpu and "vnm_sparse_linear_cuda" not in cpu
+
+
+def test_layer_refuses_what_it_cannot_run(rng):
+    w = pruned(rng, 64, 64, "2:4")
+    with pytest.raises(ValueError, match="not .*sparse.*prune it first"):
+        SparseDense(rng.standard_normal((64, 64)).astype(np.float32), "2:4")
+    with pytest.raises(ValueError, match="R x K"):
+        SparseDense(w[None], "2:4")
+    with pytest.raises(ValueError, match="f16, bf16 or f32"):
+        SparseDense(w.astype(np.int32), "2:4")
+    with pytest.raises(ValueError, match="bias must have 64 values"):
+        SparseDense(w, "2:4", bias=np.zeros(63, np.float32))
+    layer = SparseDense(w, "2:4")
+    with pytest.raises(ValueError, match="end in 64 features"):
+        layer(np.zeros((3, 65), np.float32))
+
+
+def call_cpu_handler(layer, x, values, colidx, meta, **changes):
+    """The CPU custom call with storage arrays (and attributes) given."""
+    import vnm.jax_layer as vj
+
+    vj._register_targets()
+    attributes = layer._attributes()
+    attributes.update(changes)
+    out = jax.ShapeDtypeStruct((x.shape[0], layer.out_features), jnp.float32)
+    return jax.ffi.ffi_call("vnm_sparse_linear_cpu", out)(x, values, colidx, meta, layer.bias,
+                                                          **attributes)
+
+
+def test_handler_rejects_inconsistent_storage(rng):
+    layer = SparseDense(pruned(rng, 32, 64, "16:2:8"), "16:2:8")
+    x = jnp.asarray(rng.standard_normal((4, 64)).astype(np.float32))
+    good = (layer.values, layer.colidx, layer.meta)
+    np.testing.assert_allclose(np.asarray(call_cpu_handler(layer, x, *good)),
+                               reference(layer, x, None), rtol=1e-5, atol=1e-5)
+    bad_meta = layer.meta.at[3, 0].set(7)
+    with pytest.raises(Exception, match="vnm sparse linear: .*meta"):
+        call_cpu_handler(layer, x, layer.values, layer.colidx, bad_meta)
+    bad_colidx = layer.colidx.at[0].set(9)
+    with pytest.raises(Exception, match="vnm sparse linear: .*colidx"):
+        call_cpu_handler(layer, x, layer.values, bad_colidx, layer.meta)
+    with pytest.raises(Exception, match=r"vnm sparse linear: colidx must be a uint8 array"):
+        call_cpu_handler(layer, x, layer.values, layer.colidx[:-4], layer.meta)
+    with pytest.raises(Exception, match=r"vnm sparse linear: values must be"):
+        call_cpu_handler(layer, x, layer.values[:, :-1], layer.colidx, layer.meta)
+    with pytest.raises(Exception, match=r"vnm sparse linear: x must be"):
+        call_cpu_handler(layer, x.astype(jnp.float16), *good)
+    with pytest.raises(Exception, match="vnm sparse linear: .*encoding|vnm sparse linear: .*m"):
+        call_cpu_handler(layer, x, *good, m=np.int64(6))
