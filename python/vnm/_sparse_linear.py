@@ -16,11 +16,14 @@ stream):
   type, f32 accumulation), for tests and for hosts without a GPU.
 
 The op's static facts (shape, format, kernel) sit in a registry indexed by
-the int the layer passes, so the op's tensor inputs are exactly the data.
+the int the layer passes, so the op's tensor inputs are exactly the data;
+an entry lives as long as a layer (or a copy of it) that uses it.
 """
 
 import itertools
+import secrets
 import threading
+import weakref
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
@@ -69,16 +72,43 @@ class _Plan:
         return self.loaded[device]
 
 
+# The plans of the living layers, each with the number of layers (a layer
+# and its copies) that use it: the last one to go takes the plan and its
+# loaded kernels with it.
 _PLANS: Dict[int, _Plan] = {}
+_PLAN_USERS: Dict[int, int] = {}
 _PLAN_IDS = itertools.count()
 _PLAN_LOCK = threading.Lock()
+# Which process's registry a layer's plan index refers to (an index
+# unpickled in another process would name another layer's plan there).
+_PROCESS_TOKEN = secrets.token_hex(16)
 
 
 def _register(plan: _Plan) -> int:
     with _PLAN_LOCK:
         index = next(_PLAN_IDS)
         _PLANS[index] = plan
+        _PLAN_USERS[index] = 0
     return index
+
+
+def _use_plan(layer: "VNMLinear", index: int, owner: str) -> None:
+    """Makes `layer` one of plan `index`'s users until it is collected."""
+    with _PLAN_LOCK:
+        if owner != _PROCESS_TOKEN or index not in _PLANS:
+            raise VNMError("this VNMLinear refers to a kernel plan that this process does "
+                           "not have (it was pickled in another process); make the layer "
+                           "again with vnm.torch.sparsify")
+        _PLAN_USERS[index] += 1
+    weakref.finalize(layer, _release_plan, index)
+
+
+def _release_plan(index: int) -> None:
+    with _PLAN_LOCK:
+        _PLAN_USERS[index] -= 1
+        if _PLAN_USERS[index] == 0:
+            del _PLAN_USERS[index]
+            del _PLANS[index]
 
 
 def _numpy_values(values: torch.Tensor) -> np.ndarray:
@@ -219,6 +249,8 @@ class VNMLinear(torch.nn.Module):
         # the plan and its loaded kernels.
         self._layer = _register(_Plan(rows, cols, self.encoding, element, weight.dtype,
                                       linear.bias is not None, kernel))
+        self._plan_owner = _PROCESS_TOKEN
+        _use_plan(self, self._layer, self._plan_owner)
         self.register_buffer("values", _torch_values(compressed.values, element))
         self.register_buffer("colidx", torch.from_numpy(compressed.colidx.copy()))
         self.register_buffer("meta", torch.from_numpy(compressed.meta.copy()))
@@ -232,6 +264,11 @@ class VNMLinear(torch.nn.Module):
                 fragments.meta.view(np.int32).copy()), persistent=False)
         bias = None if linear.bias is None else linear.bias.detach().to(weight.dtype).clone()
         self.register_buffer("bias", bias)
+
+    def __setstate__(self, state):
+        # A copy (copy.deepcopy, pickle within the process) shares the plan.
+        super().__setstate__(state)
+        _use_plan(self, self._layer, self._plan_owner)
 
     @property
     def _plan(self) -> _Plan:

@@ -284,3 +284,43 @@ def test_a_cast_after_sparsify_is_refused_not_misread():
     model.double()
     with pytest.raises(vnm.VNMError, match="cast the model before vnm.torch.sparsify"):
         model(torch.randn(2, 64))
+
+
+def test_a_layers_plan_lives_as_long_as_the_layer_and_its_copies():
+    import gc
+    import pickle
+
+    from vnm._sparse_linear import _PLANS
+
+    seed()
+    model = vt.sparsify(mlp((64, 32)), "2:4", prune=True)
+    index = model[0]._layer
+    x = torch.randn(5, 64)
+    expected = model(x)
+    copied = copy.deepcopy(model)
+    unpickled = pickle.loads(pickle.dumps(model))
+    del model
+    gc.collect()
+    assert index in _PLANS
+    torch.testing.assert_close(copied(x), expected)
+    del copied
+    gc.collect()
+    assert index in _PLANS
+    torch.testing.assert_close(unpickled(x), expected)
+    del unpickled
+    gc.collect()
+    assert index not in _PLANS
+
+
+def test_a_layer_pickled_in_another_process_is_refused(monkeypatch):
+    import pickle
+
+    import vnm._sparse_linear as sl
+
+    seed()
+    data = pickle.dumps(vt.sparsify(mlp((64, 32)), "2:4", prune=True))
+    # Another process has another token (and its own plans under the same
+    # indices, which the layer must not take for its own).
+    monkeypatch.setattr(sl, "_PROCESS_TOKEN", "another process")
+    with pytest.raises(vnm.VNMError, match="pickled in another process"):
+        pickle.loads(data)
