@@ -17,6 +17,7 @@ ints for its "i32" ones; a pointer parameter given None is passed as null
 """
 
 import ctypes
+import threading
 from typing import Mapping, Optional, Tuple
 
 from . import _capi
@@ -61,29 +62,41 @@ class GpuKernel:
         del keep_image, keep_name
         self._handle = handle
         self.device = int(device)
+        # One set of parameter boxes and their pointer array, filled per
+        # launch under a lock: packing them anew costs more than the launch.
+        self._boxes = [_CTYPES[kind]() for kind in self.param_types]
+        self._pointers = (ctypes.c_void_p * max(len(self._boxes), 1))(
+            *[ctypes.cast(ctypes.byref(box), ctypes.c_void_p) for box in self._boxes])
+        self._grid = _capi.U32x3()
+        self._block = _capi.U32x3(*self.block)
+        self._divisor = int(self.contract["grid_x_divisor"])
+        self._grid[1], self._grid[2] = int(self.contract["grid_y"]), 1
+        self._lock = threading.Lock()
 
     def launch(self, values: Mapping[str, Optional[int]], n: int, stream: int = 0) -> None:
         """Enqueues the kernel over n result columns on `stream` (a CUstream
         handle as an int; 0 is the legacy default stream)."""
-        missing = [name for name in self.params if name not in values]
-        if missing:
-            raise VNMError(f"no value for the kernel parameters {missing}")
         if n <= 0:
             raise VNMError(f"a launch needs n > 0 result columns, not {n}")
         if self._handle is None:
             raise VNMError("the kernel was closed")
-        boxed = []
-        for name, kind in zip(self.params, self.param_types):
-            value = values[name]
-            if value is None and kind != "ptr":
-                raise VNMError(f"parameter {name} ({kind}) needs a value")
-            boxed.append(_CTYPES[kind](0 if value is None else int(value)))
-        pointers = (ctypes.c_void_p * max(len(boxed), 1))(
-            *[ctypes.cast(ctypes.byref(b), ctypes.c_void_p) for b in boxed])
-        grid = _capi.U32x3(*launch_grid(self.contract, n))
-        block = _capi.U32x3(*self.block)
-        _capi.check(lib.vnmGpuKernelLaunch(self._handle, grid, block,
-                                           ctypes.c_void_p(int(stream)), pointers))
+        with self._lock:
+            for name, kind, box in zip(self.params, self.param_types, self._boxes):
+                try:
+                    value = values[name]
+                except KeyError:
+                    missing = [p for p in self.params if p not in values]
+                    raise VNMError(f"no value for the kernel parameters {missing}") from None
+                if value is None and kind != "ptr":
+                    raise VNMError(f"parameter {name} ({kind}) needs a value")
+                value = 0 if value is None else int(value)
+                if kind == "i32" and not -2**31 <= value < 2**31:
+                    raise VNMError(f"parameter {name} (i32) cannot hold {value}")
+                box.value = value
+            self._grid[0] = (n + self._divisor - 1) // self._divisor
+            _capi.check(lib.vnmGpuKernelLaunch(self._handle, self._grid, self._block,
+                                               ctypes.c_void_p(int(stream)),
+                                               self._pointers))
 
     def close(self) -> None:
         """Unloads the kernel's module (also done when it is collected)."""

@@ -148,7 +148,8 @@ def test_launch_arguments_are_checked_before_the_driver(kernel_dir):
     values = {name: 1 for name in contract["params"]}
     for bad, text in [(dict(values, n=None), "parameter n (i32) needs a value"),
                       ({k: v for k, v in values.items() if k != "out"},
-                       "no value for the kernel parameters ['out']")]:
+                       "no value for the kernel parameters ['out']"),
+                      (dict(values, ldb=2**31), "parameter ldb (i32) cannot hold 2147483648")]:
         try:
             kernel.launch(bad, n=8)
             raise AssertionError("accepted")
