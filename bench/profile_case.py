@@ -4,7 +4,9 @@
   ncu --clock-control none -k regex:spmm --launch-skip 2 --launch-count 1 \\
       --section SpeedOfLight --section MemoryWorkloadAnalysis \\
       --section WarpStateStats --section Occupancy \\
-      python3 bench/profile_case.py r4096_k4096_v64_m4_f16
+      python3 bench/profile_case.py r4096_k4096_v64_m4_f16 [build directory]
+
+The build directory is a compile_cases.py output (default bench/build).
 
 Uses the same preparation as device_bench.py (format library, fragment
 layout) so that the profiled launch is the benchmarked one.
@@ -24,7 +26,7 @@ def main():
     import torch
 
     name = sys.argv[1]
-    build = os.path.join(bench.HERE, "build")
+    build = sys.argv[2] if len(sys.argv) > 2 else os.path.join(bench.HERE, "build")
     manifest = json.load(open(os.path.join(build, "manifest.json")))
     case = next(c for c in manifest["cases"] if c["kernel"] == name)
     os.environ.setdefault("VNM_LIBRARY_PATH",

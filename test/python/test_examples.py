@@ -38,3 +38,30 @@ def test_jax_mlp_launch_plan_follows_the_kernels(tmp_path):
     # y[N][R] itself (the program's final transpose is folded into it).
     assert spmm[0]["out_layout"] == "r_by_n"
     assert spmm[1]["out_layout"] == "token_major"
+
+
+def test_quantized_mlp_kernels_take_what_quantized_sparse_linear_passes(tmp_path):
+    import vnm
+
+    if not vnm._capi.has_compiler:
+        pytest.skip("compiling kernels needs libVNMCAPI.so")
+    quantized_mlp = load("quantized_mlp")
+    assert quantized_mlp.compile_kernels(str(tmp_path)) == 0
+    for form in quantized_mlp.FORMS:
+        for fmt, (v, n, m) in quantized_mlp.FORMATS.items():
+            for layer, (rows, cols) in {"up": (quantized_mlp.FFN, quantized_mlp.HIDDEN),
+                                        "down": (quantized_mlp.HIDDEN,
+                                                 quantized_mlp.FFN)}.items():
+                directory = Path(quantized_mlp.kernel_dir(str(tmp_path), form, fmt, layer))
+                contract = json.loads((directory / "spmm_0.json").read_text())
+                assert (contract["rows"], contract["cols"]) == (rows, cols)
+                assert (contract["v"], contract["n"], contract["m"]) == (v, n, m)
+                assert contract["element_type"] == "i8" and contract["bias"]
+                assert "weight_scales" in contract["params"]
+                # W8A8 reads x quantized per token, token-major, with its
+                # scales; W8A16 reads f16 x.
+                if form == "w8a8":
+                    assert contract["rhs_layout"] == "token_major"
+                    assert "input_scales" in contract["params"]
+                else:
+                    assert "input_scales" not in contract["params"]
