@@ -35,7 +35,7 @@ def main():
     prep = bench.prepare((case, 1))
 
     class Args:
-        warmup, runs = 1, 1
+        warmup, runs, check_only = 1, 1, False
 
     bench.run_case(torch, cp, case, prep, manifest["kernels"][name], build,
                    Args, {None: None})
