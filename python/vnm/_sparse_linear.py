@@ -32,6 +32,7 @@ import torch
 
 from . import format as vf
 from ._errors import VNMError
+from ._linear_layer import compress_weight
 
 _ELEMENT_TYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
 _TORCH_TYPES = {name: dtype for dtype, name in _ELEMENT_TYPES.items()}
@@ -237,14 +238,8 @@ class VNMLinear(torch.nn.Module):
         self.encoding = vf.as_encoding(encoding)
         self.in_features, self.out_features = cols, rows
         host = _numpy_values(weight.to(dtype))
-        compressed = vf.compress(host, self.encoding, dtype=element)
-        restored = vf.decompress(compressed)
-        if not np.array_equal(restored.view(np.uint8), host.view(np.uint8)):
-            kept = np.count_nonzero(restored) / max(np.count_nonzero(host), 1)
-            raise ValueError(
-                f"layer {name!r}: the weight is not {self.encoding} sparse (the format "
-                f"would keep {kept:.1%} of its nonzeros); prune it first "
-                "(vnm.torch.sparsify prunes unless prune=False)")
+        compressed = compress_weight(host, self.encoding, element, name,
+                                     "vnm.torch.sparsify prunes unless prune=False")
         # The module holds only the plan's index: copies of the module share
         # the plan and its loaded kernels.
         self._layer = _register(_Plan(rows, cols, self.encoding, element, weight.dtype,

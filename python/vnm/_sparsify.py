@@ -7,7 +7,7 @@ import torch
 
 from . import format as vf
 from ._errors import CompileError
-from ._layer_program import layer_program
+from ._linear_layer import layer_program
 from ._sparse_linear import _ELEMENT_TYPES, VNMLinear
 
 

@@ -34,7 +34,7 @@ import numpy as np
 from . import _capi
 from . import format as vf
 from ._errors import VNMError
-from ._layer_program import layer_program
+from ._linear_layer import compress_weight, layer_program
 from .pruning import parse_encoding
 
 # The float spmm kernels' parameters, in the order the CUDA handler passes
@@ -151,14 +151,8 @@ class SparseDense:
         self.element_type, self.result_type = element, out_type
         host = np.asarray(w.astype(_jnp_type(element)))
         bits = host.view(np.uint16) if element == "bf16" else host
-        compressed = vf.compress(bits, self.encoding, dtype=element)
-        restored = vf.decompress(compressed)
-        if not np.array_equal(restored.view(np.uint8), bits.view(np.uint8)):
-            kept = np.count_nonzero(restored) / max(np.count_nonzero(bits), 1)
-            raise ValueError(
-                f"layer {name!r}: the weight is not {self.encoding} sparse (the format would "
-                f"keep {kept:.1%} of its nonzeros); prune it first "
-                "(vnm.pruning.prune_weight)")
+        compressed = compress_weight(bits, self.encoding, element, name,
+                                     "vnm.pruning.prune_weight")
         if bias is not None:
             bias = np.asarray(bias)
             if bias.shape != (rows,):

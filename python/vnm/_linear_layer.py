@@ -1,5 +1,8 @@
-"""The program of one linear layer, compiled for vnm.torch.sparsify and
-vnm.jax_layer (no framework needed to build it)."""
+"""What a vnm linear layer is whatever the framework (vnm.torch.sparsify's
+VNMLinear, vnm.jax_layer's SparseDense): the program its kernel is
+compiled from, and its weight's V:N:M storage."""
+
+import numpy as np
 
 from . import format as vf
 
@@ -29,3 +32,19 @@ def layer_program(rows: int, cols: int, encoding: vf.Encoding, dtype: str, out: 
   return %y : {y}
 }}
 """
+
+
+def compress_weight(bits: np.ndarray, encoding: vf.Encoding, element: str, name: str,
+                    how_to_prune: str) -> vf.Compressed:
+    """The storage of a weight that is V:N:M already (`bits`: the format
+    library's numpy form, bf16 as uint16); a weight the format would change
+    is refused, naming the layer and `how_to_prune`, never pruned
+    silently."""
+    compressed = vf.compress(bits, encoding, dtype=element)
+    restored = vf.decompress(compressed)
+    if not np.array_equal(restored.view(np.uint8), bits.view(np.uint8)):
+        kept = np.count_nonzero(restored) / max(np.count_nonzero(bits), 1)
+        raise ValueError(f"layer {name!r}: the weight is not {encoding} sparse (the format "
+                         f"would keep {kept:.1%} of its nonzeros); prune it first "
+                         f"({how_to_prune})")
+    return compressed
