@@ -70,23 +70,9 @@ def compile_kernels(directory):
     return 0
 
 
-def median_ms(torch, fn, runs=30, warmup=5):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(runs):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
-
-
 def run(directory):
     import torch
+    from torch_mlp import median_ms  # the same timing as the float example
     from vnm.runtime import SpmmKernel
     from vnm.torch import QuantizedSparseLinear
 
