@@ -32,7 +32,7 @@ import torch
 
 from . import format as vf
 from ._errors import VNMError
-from ._linear_layer import compress_weight
+from ._linear_layer import WEIGHT_ONLY_FORMS, compress_weight
 
 _ELEMENT_TYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
 _TORCH_TYPES = {name: dtype for dtype, name in _ELEMENT_TYPES.items()}
@@ -45,11 +45,17 @@ class _Plan:
     rows: int
     cols: int
     encoding: vf.Encoding
-    dtype: str                 # the weight's (and x's) element type
+    dtype: str                 # x's element type (and the weight's, unquantized)
     out_dtype: torch.dtype     # the result's
     has_bias: bool
     kernel: Optional[object] = None    # the CompileResult, None: CPU only
+    quantization: Optional[str] = None  # "w8a16", "w4a16": i8/i4 W, per-row scales
     loaded: Dict[int, object] = field(default_factory=dict)  # device -> GpuKernel
+
+    @property
+    def weight_type(self) -> str:
+        """The element type of the stored weight values."""
+        return WEIGHT_ONLY_FORMS[self.quantization] if self.quantization else self.dtype
 
     @property
     def contract(self) -> Optional[dict]:
@@ -126,11 +132,18 @@ def _torch_values(array: np.ndarray, dtype: str) -> torch.Tensor:
     return torch.from_numpy(np.ascontiguousarray(array))
 
 
+def _dense_weight(plan: _Plan, values, colidx, meta, scales=None) -> torch.Tensor:
+    """W as the layer multiplies it, f32 (a quantized W dequantized)."""
+    compressed = vf.Compressed(_numpy_values(values), colidx.cpu().numpy(), meta.cpu().numpy(),
+                               (plan.rows, plan.cols), plan.encoding, plan.weight_type)
+    dense = vf.decompress(compressed)
+    if plan.quantization:
+        return torch.from_numpy(dense.astype(np.float32)) * scales.cpu().float()[:, None]
+    return _torch_values(dense, plan.dtype).float()
+
+
 def _run_cpu(plan: _Plan, x, storage: List[torch.Tensor], bias):
-    values, colidx, meta = storage
-    compressed = vf.Compressed(_numpy_values(values), colidx.numpy(), meta.numpy(),
-                               (plan.rows, plan.cols), plan.encoding, plan.dtype)
-    weight = _torch_values(vf.decompress(compressed), plan.dtype).float()
+    weight = _dense_weight(plan, *storage)
     x32 = x.to(_TORCH_TYPES[plan.dtype]).float()
     y = x32 @ weight.t()
     if bias is not None:
@@ -146,7 +159,7 @@ def _run_gpu(plan: _Plan, x, storage: List[torch.Tensor], bias):
     if plan.kernel is None:
         raise VNMError("this vnm layer was made without a GPU target; pass target= "
                        "(e.g. 'sm_90') to vnm.torch.sparsify to run it on a GPU")
-    frag_values, frag_meta, colidx = storage
+    frag_values, frag_meta, colidx = storage[:3]
     device = x.device.index if x.device.index is not None else torch.cuda.current_device()
     kernel = plan.gpu_kernel(device)
     dtype = _TORCH_TYPES[plan.dtype]
@@ -177,6 +190,8 @@ def _run_gpu(plan: _Plan, x, storage: List[torch.Tensor], bias):
               "colidx": colidx.data_ptr(), "rhs": rhs.data_ptr(), "out": out.data_ptr(),
               "bias": None if bias is None else bias.data_ptr(),
               "n": n, "ldb": ldb, "ldc": ldc}
+    if plan.quantization:
+        values["weight_scales"] = storage[3].data_ptr()
     kernel.launch(values, n, torch.cuda.current_stream(x.device).cuda_stream)
     if plan.token_major_out:
         return out.reshape(*x.shape[:-1], plan.rows)
@@ -188,7 +203,8 @@ def _run_gpu(plan: _Plan, x, storage: List[torch.Tensor], bias):
 def sparse_linear(x: torch.Tensor, storage: List[torch.Tensor], bias: Optional[torch.Tensor],
                   layer: int) -> torch.Tensor:
     """y = x W^T (+ b) with W in vnm's storage: [values, colidx, meta] on
-    the CPU, [frag_values, frag_meta, colidx] on a GPU."""
+    the CPU, [frag_values, frag_meta, colidx] on a GPU; a quantized W adds
+    its per-row scales to either."""
     plan = _PLANS[layer]
     if x.is_cuda:
         y = _run_gpu(plan, x, storage, bias)
@@ -212,10 +228,12 @@ class VNMLinear(torch.nn.Module):
     logical storage, a GPU the kernel's fragment storage (both are
     buffers). `dtype` is the element type the weight is stored in (f16 or
     bf16 for the GPU kernels; f32 runs on the CPU only); x is rounded to it
-    and the result has the original layer's dtype."""
+    and the result has the original layer's dtype. With `quantization`
+    ("w8a16", "w4a16") the kept values are stored as i8 or i4 with one f32
+    scale per row (vnm.format.quantize_weights) and `dtype` is x's type."""
 
     def __init__(self, linear: torch.nn.Linear, encoding, *, dtype: Optional[torch.dtype] = None,
-                 kernel=None, name: str = "linear"):
+                 kernel=None, name: str = "linear", quantization: Optional[str] = None):
         super().__init__()
         weight = linear.weight.detach()
         rows, cols = weight.shape
@@ -223,30 +241,42 @@ class VNMLinear(torch.nn.Module):
         if dtype not in _ELEMENT_TYPES:
             raise ValueError(f"layer {name!r}: vnm stores f16, bf16 or f32 weights, not {dtype}")
         element = _ELEMENT_TYPES[dtype]
+        if quantization is not None and quantization not in WEIGHT_ONLY_FORMS:
+            raise ValueError(f"layer {name!r}: quantization must be one of "
+                             f"{sorted(WEIGHT_ONLY_FORMS)}, not {quantization!r}")
+        stored = WEIGHT_ONLY_FORMS[quantization] if quantization else element
         if weight.dtype not in _ELEMENT_TYPES:
             raise ValueError(f"layer {name!r}: vnm layers return f16, bf16 or f32, not "
                              f"{weight.dtype}; cast the model first")
         if kernel is not None:
             contract = kernel.kernels[0].contract
-            expected = (element, _ELEMENT_TYPES[weight.dtype], rows, cols,
-                        linear.bias is not None)
-            actual = (contract["element_type"], contract["result_type"], contract["rows"],
-                      contract["cols"], contract["bias"])
+            expected = (stored, element, _ELEMENT_TYPES[weight.dtype], rows, cols,
+                        linear.bias is not None, quantization is not None)
+            actual = (contract["element_type"], contract.get("rhs_type", stored),
+                      contract["result_type"], contract["rows"], contract["cols"],
+                      contract["bias"], "weight_scales" in contract["params"])
             if actual != expected:
-                raise ValueError(f"layer {name!r}: the kernel computes {actual} (element, "
-                                 f"result, R, K, bias), the layer needs {expected}")
+                raise ValueError(f"layer {name!r}: the kernel computes {actual} (weight, x, "
+                                 f"result, R, K, bias, scales), the layer needs {expected}")
         self.encoding = vf.as_encoding(encoding)
         self.in_features, self.out_features = cols, rows
         host = _numpy_values(weight.to(dtype))
         compressed = compress_weight(host, self.encoding, element, name,
                                      "vnm.torch.sparsify prunes unless prune=False")
+        scales = None
+        if quantization:
+            # The kept values (the same positions: the weight is V:N:M
+            # already), quantized per row.
+            compressed, scales = vf.quantize_weights(
+                weight.detach().cpu().float().numpy(), self.encoding,
+                target=WEIGHT_ONLY_FORMS[quantization])
         # The module holds only the plan's index: copies of the module share
         # the plan and its loaded kernels.
         self._layer = _register(_Plan(rows, cols, self.encoding, element, weight.dtype,
-                                      linear.bias is not None, kernel))
+                                      linear.bias is not None, kernel, quantization))
         self._plan_owner = _PROCESS_TOKEN
         _use_plan(self, self._layer, self._plan_owner)
-        self.register_buffer("values", _torch_values(compressed.values, element))
+        self.register_buffer("values", _torch_values(compressed.values, stored))
         self.register_buffer("colidx", torch.from_numpy(compressed.colidx.copy()))
         self.register_buffer("meta", torch.from_numpy(compressed.meta.copy()))
         if kernel is not None:
@@ -257,6 +287,8 @@ class VNMLinear(torch.nn.Module):
                 fragments.values.view(np.uint8).copy()), persistent=False)
             self.register_buffer("frag_meta", torch.from_numpy(
                 fragments.meta.view(np.int32).copy()), persistent=False)
+        self.register_buffer("weight_scales", None if scales is None else torch.from_numpy(
+            np.ascontiguousarray(scales, np.float32).reshape(rows)))
         bias = None if linear.bias is None else linear.bias.detach().to(weight.dtype).clone()
         self.register_buffer("bias", bias)
 
@@ -276,14 +308,19 @@ class VNMLinear(torch.nn.Module):
 
     @property
     def pruned_weight(self) -> torch.Tensor:
-        """W as the layer multiplies it (dense, on the CPU)."""
+        """W as the layer multiplies it (dense, on the CPU; a quantized W
+        dequantized, in f32)."""
+        plan = self._plan
+        if plan.quantization:
+            return _dense_weight(plan, self.values, self.colidx, self.meta, self.weight_scales)
         compressed = vf.Compressed(_numpy_values(self.values), self.colidx.cpu().numpy(),
                                    self.meta.cpu().numpy(), (self.out_features, self.in_features),
-                                   self.encoding, self._plan.dtype)
-        return _torch_values(vf.decompress(compressed), self._plan.dtype)
+                                   self.encoding, plan.dtype)
+        return _torch_values(vf.decompress(compressed), plan.dtype)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if self.values.dtype != _TORCH_TYPES[self._plan.dtype] or (
+        stored = torch.int8 if self._plan.quantization else _TORCH_TYPES[self._plan.dtype]
+        if self.values.dtype != stored or (
                 self.bias is not None and self.bias.dtype != self._plan.out_dtype):
             raise VNMError(
                 f"the layer's buffers were cast (values {self.values.dtype}, bias "
@@ -299,6 +336,8 @@ class VNMLinear(torch.nn.Module):
             storage = [self.frag_values, self.frag_meta, self.colidx]
         else:
             storage = [self.values, self.colidx, self.meta]
+        if self._plan.quantization:
+            storage.append(self.weight_scales)
         if any(t.device != x.device for t in storage):
             raise ValueError(f"x is on {x.device}, the layer on {storage[0].device}")
         return sparse_linear(x, storage, self.bias, self._layer)

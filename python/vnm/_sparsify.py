@@ -7,7 +7,7 @@ import torch
 
 from . import format as vf
 from ._errors import CompileError
-from ._linear_layer import layer_program
+from ._linear_layer import WEIGHT_ONLY_FORMS, layer_program
 from ._sparse_linear import _ELEMENT_TYPES, VNMLinear
 
 
@@ -18,7 +18,8 @@ def _parent(model: torch.nn.Module, name: str):
     return model.get_submodule(path), attribute
 
 
-def _compile_layers(model, layers, dtype, target, gpu_options, cache_dir) -> Dict[str, Any]:
+def _compile_layers(model, layers, dtype, target, gpu_options, cache_dir,
+                    quantization=None) -> Dict[str, Any]:
     """{layer name: CompileResult}, each distinct layer program compiled
     once through the kernel cache; a CompileError names the layer."""
     from .kernel_cache import cached_compile
@@ -31,7 +32,7 @@ def _compile_layers(model, layers, dtype, target, gpu_options, cache_dir) -> Dic
         program = layer_program(linear.out_features, linear.in_features, encoding,
                                 _ELEMENT_TYPES[dtype or linear.weight.dtype],
                                 _ELEMENT_TYPES.get(linear.weight.dtype, "f32"),
-                                linear.bias is not None)
+                                linear.bias is not None, quantization)
         if program not in compiled:
             try:
                 compiled[program] = cached_compile(program, target=target,
@@ -50,7 +51,8 @@ def sparsify(model: torch.nn.Module, sparsity, calibration=None, *,
              dtype: Optional[torch.dtype] = None, prune: bool = True,
              refit: bool = False, compensate: bool = False, damp: float = 0.01,
              forward: Optional[Callable] = None, gpu_options: str = "",
-             cache_dir: Optional[str] = None) -> torch.nn.Module:
+             cache_dir: Optional[str] = None,
+             quantization: Optional[str] = None) -> torch.nn.Module:
     """Prunes the nn.Linear layers named in `sparsity`, compiles a kernel for
     each and replaces them by VNMLinear layers, in place; returns `model`.
 
@@ -70,6 +72,9 @@ def sparsify(model: torch.nn.Module, sparsity, calibration=None, *,
     dtype        the weights' element type: torch.float16 (default with a
                  target, for an f32 model) or bfloat16; f32 only without a
                  target. The layers return the model's dtype.
+    quantization "w8a16" or "w4a16": after pruning, each layer's kept values
+                 are quantized to i8 or i4 per output row (weight-only; x
+                 keeps `dtype`); None: float weights
 
     Every selected layer's PrunedWeight (mask, calibration rows, error) is
     in its VNMLinear's `pruning` attribute (None with prune=False). Raises
@@ -87,6 +92,9 @@ def sparsify(model: torch.nn.Module, sparsity, calibration=None, *,
     if target is not None and dtype == torch.float32:
         raise ValueError("the GPU kernels take f16 or bf16 weights; pass dtype=torch.float16 "
                          "or torch.bfloat16 with a target")
+    if quantization is not None and quantization not in WEIGHT_ONLY_FORMS:
+        raise ValueError(f"quantization must be one of {sorted(WEIGHT_ONLY_FORMS)}, not "
+                         f"{quantization!r}")
     layers = vp._resolve_sparsity(model, sparsity)
     if "" in layers:
         raise ValueError("the model is itself an nn.Linear; wrap it in a module to replace it")
@@ -99,7 +107,8 @@ def sparsify(model: torch.nn.Module, sparsity, calibration=None, *,
     # that does not compile must leave the model untouched (unpruned).
     kernels: Dict[str, Any] = {}
     if target is not None:
-        kernels = _compile_layers(model, layers, dtype, target, gpu_options, cache_dir)
+        kernels = _compile_layers(model, layers, dtype, target, gpu_options, cache_dir,
+                                  quantization)
     results: Dict[str, Any] = {}
     if prune:
         method = method or ("sparsegpt" if calibration is not None else "magnitude")
@@ -113,7 +122,7 @@ def sparsify(model: torch.nn.Module, sparsity, calibration=None, *,
     for name, (parameter, encoding) in layers.items():
         linear = model.get_submodule(name)
         layer = VNMLinear(linear, encoding, dtype=dtype or linear.weight.dtype,
-                          kernel=kernels.get(name), name=name)
+                          kernel=kernels.get(name), name=name, quantization=quantization)
         layer.pruning = results.get(parameter)
         replacements[name] = layer.to(linear.weight.device)
     for name, layer in replacements.items():

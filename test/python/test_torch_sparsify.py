@@ -324,3 +324,52 @@ def test_a_layer_pickled_in_another_process_is_refused(monkeypatch):
     monkeypatch.setattr(sl, "_PROCESS_TOKEN", "another process")
     with pytest.raises(vnm.VNMError, match="pickled in another process"):
         pickle.loads(data)
+
+
+@pytest.mark.parametrize("quantization", ["w8a16", "w4a16"])
+@pytest.mark.parametrize("encoding", ["2:4", "64:2:8"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_quantized_layers_equal_dense_forward_of_quantized_pruned_copy(quantization, encoding,
+                                                                       dtype):
+    """Reference: prune a copy with prune_model, quantize and dequantize its
+    weights per row with vnm.format, and run PyTorch's dense forward (x
+    rounded to the layer's type, in f32)."""
+    import vnm.format as vf
+
+    seed()
+    model = mlp((100, 70, 33)).to(dtype)
+    reference = copy.deepcopy(model).float()
+    vt.sparsify(model, encoding, quantization=quantization)
+    vp.prune_model(reference, {"0.weight": encoding, "2.weight": encoding}, None, "magnitude")
+    target = {"w8a16": "i8", "w4a16": "i4"}[quantization]
+    with torch.no_grad():
+        for index in (0, 2):
+            weight = reference[index].weight.numpy()
+            q, scales = vf.quantize(weight, target=target, axis=0)
+            reference[index].weight.copy_(
+                torch.from_numpy(vf.dequantize(q, scales, target=target, axis=0)))
+            layer = model[index]
+            assert layer.values.dtype == torch.int8 and layer.weight_scales.shape == (
+                layer.out_features,)
+            if target == "i4":
+                assert int(layer.values.abs().max()) <= 8
+        x = torch.randn(9, 100).to(dtype)
+        y = model(x)
+        assert y.dtype == dtype
+        # The reference rounds at the same points: x in the layer's type,
+        # GELU's output rounded to it between the layers.
+        h = torch.nn.functional.gelu(reference[0](x.float())).to(dtype).float()
+        expected = reference[2](h)
+    tolerance = 1e-5 if dtype == torch.float32 else 2e-3
+    torch.testing.assert_close(y.float(), expected, rtol=tolerance, atol=tolerance)
+
+
+def test_quantized_layers_compile_weight_only_kernels(tmp_path):
+    seed()
+    model = vt.sparsify(mlp((64, 128, 32)), "2:4", quantization="w8a16", target="sm_90",
+                        cache_dir=tmp_path)
+    contract = model[0].kernel.kernels[0].contract
+    assert contract["element_type"] == "i8" and contract["rhs_type"] == "f16"
+    assert "weight_scales" in contract["params"]
+    with pytest.raises(ValueError, match="quantization must be one of"):
+        vt.sparsify(mlp((64, 32)), "2:4", quantization="w8a8")

@@ -41,13 +41,26 @@ def build_model(sizes, dtype, seed=0):
     return torch.nn.Sequential(*layers).to(dtype)
 
 
+# Weight-only quantized layers: (name, encoding, quantization, model dtype,
+# layer sizes); 2:4 reads x token-major, 64:2:8 a K x N copy.
+QUANTIZED_CASES = [
+    ("2:4 w8a16 f16", "2:4", "w8a16", torch.float16, (512, 1024, 256)),
+    ("64:2:8 w4a16 f16", "64:2:8", "w4a16", torch.float16, (512, 1024, 256)),
+    ("2:4 w4a16 bf16", "2:4", "w4a16", torch.bfloat16, (384, 1000, 300)),
+]
+
+
 def fill_cache(directory, target="sm_90"):
-    """Compiles every layer program of CASES into the cache `directory`."""
+    """Compiles every layer program of CASES and QUANTIZED_CASES into the
+    cache `directory`."""
     import vnm.torch as vt
 
     for _, encoding, weight_dtype, model_dtype, sizes in CASES:
         vt.sparsify(build_model(sizes, model_dtype), encoding, dtype=weight_dtype,
                     target=target, cache_dir=directory)
+    for _, encoding, quantization, model_dtype, sizes in QUANTIZED_CASES:
+        vt.sparsify(build_model(sizes, model_dtype), encoding, dtype=model_dtype,
+                    quantization=quantization, target=target, cache_dir=directory)
 
 
 pytestmark = [
@@ -62,14 +75,14 @@ def relative_error(actual, expected):
     return float((actual - expected).norm() / expected.norm())
 
 
-def sparse_and_dense(case):
+def sparse_and_dense(case, quantization=None):
     import vnm.torch as vt
 
     _, encoding, weight_dtype, model_dtype, sizes = case
     seed = int.from_bytes(os.urandom(4), "little")
     print(f"seed {seed}")
     model = build_model(sizes, model_dtype, seed).cuda()
-    vt.sparsify(model, encoding, dtype=weight_dtype, target="sm_90")
+    vt.sparsify(model, encoding, dtype=weight_dtype, target="sm_90", quantization=quantization)
     # PyTorch's dense layers on the weights the kernels multiply.
     dense = copy.deepcopy(model)
     for index, layer in enumerate(model):
@@ -99,6 +112,30 @@ def test_sparse_model_matches_dense_forward_on_pruned_weights(case, shape):
     assert y.shape == (*shape, case[4][-1]) and y.dtype == model_dtype
     assert torch.isfinite(y).all()
     assert relative_error(y, reference(dense, x, weight_dtype)) < 1e-2
+
+
+@pytest.mark.parametrize("case", QUANTIZED_CASES, ids=[c[0] for c in QUANTIZED_CASES])
+@pytest.mark.parametrize("shape", [(1,), (37,), (3, 129)])
+def test_quantized_model_matches_dense_forward_on_dequantized_weights(case, shape):
+    name, encoding, quantization, model_dtype, sizes = case
+    model, dense, weight_dtype, _ = sparse_and_dense(
+        (name, encoding, model_dtype, model_dtype, sizes), quantization)
+    assert all(layer.values.dtype == torch.int8 for layer in model
+               if hasattr(layer, "weight_scales"))
+    x = torch.randn(*shape, sizes[0], device="cuda", dtype=model_dtype)
+    with torch.no_grad():
+        y = model(x)
+        # Each case is a new model: start dynamo afresh, as its recompile
+        # limit counts the models of earlier cases.
+        torch._dynamo.reset()
+        graphed = torch.compile(model, mode="reduce-overhead", fullgraph=True)
+        y_graphed = graphed(x).clone()
+    torch.cuda.synchronize()
+    assert y.shape == (*shape, sizes[-1]) and y.dtype == model_dtype
+    assert torch.isfinite(y).all()
+    expected = reference(dense, x, weight_dtype)
+    assert relative_error(y, expected) < 1e-2
+    assert relative_error(y_graphed, expected) < 1e-2
 
 
 @pytest.mark.parametrize("case", CASES[:2], ids=[c[0] for c in CASES[:2]])
