@@ -320,13 +320,17 @@ class VNMLinear(torch.nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         stored = torch.int8 if self._plan.quantization else _TORCH_TYPES[self._plan.dtype]
-        if self.values.dtype != stored or (
+        scales_cast = (self.weight_scales is not None
+                       and self.weight_scales.dtype != torch.float32)
+        if self.values.dtype != stored or scales_cast or (
                 self.bias is not None and self.bias.dtype != self._plan.out_dtype):
+            scales = "" if self.weight_scales is None else \
+                f", weight scales {self.weight_scales.dtype}"
             raise VNMError(
-                f"the layer's buffers were cast (values {self.values.dtype}, bias "
+                f"the layer's buffers were cast (values {self.values.dtype}{scales}, bias "
                 f"{None if self.bias is None else self.bias.dtype}); its kernel takes "
-                f"{self._plan.dtype} weights and returns {self._plan.out_dtype}: cast the "
-                "model before vnm.torch.sparsify, not after")
+                f"{self._plan.weight_type} weights and returns {self._plan.out_dtype}: cast "
+                "the model before vnm.torch.sparsify, not after")
         if x.shape[-1] != self.in_features:
             raise ValueError(f"x has {x.shape[-1]} features, the layer takes {self.in_features}")
         if x.is_cuda:

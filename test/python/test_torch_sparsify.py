@@ -284,6 +284,12 @@ def test_a_cast_after_sparsify_is_refused_not_misread():
     model.double()
     with pytest.raises(vnm.VNMError, match="cast the model before vnm.torch.sparsify"):
         model(torch.randn(2, 64))
+    # A quantized layer's values are int8, which a cast leaves alone; its
+    # f32 scales are not.
+    quantized = vt.sparsify(mlp((64, 32), bias=False), "2:4", quantization="w8a16")
+    quantized.half()
+    with pytest.raises(vnm.VNMError, match="weight scales torch.float16"):
+        quantized(torch.randn(2, 64).half())
 
 
 def test_a_layers_plan_lives_as_long_as_the_layer_and_its_copies():
