@@ -132,9 +132,9 @@ class SparseDense:
     gpu_options, cache_dir   as vnm.kernel_cache.cached_compile takes them
 
     Refused with a ValueError, before anything is compiled: a weight that is
-    not a finite real matrix of f16, bf16 or f32, one that is not V:N:M, a
-    bias of the wrong size; with a CompileError: a layer the kernels cannot
-    tile."""
+    not a matrix of f16, bf16 or f32, one that is not V:N:M, a bias of the
+    wrong size; with the format library's VNMError: NaN or infinite weight
+    entries; with a CompileError: a layer the kernels cannot tile."""
 
     def __init__(self, weight, encoding, *, bias=None, dtype=None,
                  target: Optional[str] = None, gpu_options: str = "",

@@ -108,6 +108,10 @@ def test_layer_refuses_what_it_cannot_run(rng):
         SparseDense(w[None], "2:4")
     with pytest.raises(ValueError, match="f16, bf16 or f32"):
         SparseDense(w.astype(np.int32), "2:4")
+    nan = w.copy()
+    nan[3, 5] = np.nan
+    with pytest.raises(__import__("vnm").VNMError, match="NaN or infinite"):
+        SparseDense(nan, "2:4")
     with pytest.raises(ValueError, match="bias must have 64 values"):
         SparseDense(w, "2:4", bias=np.zeros(63, np.float32))
     layer = SparseDense(w, "2:4")
