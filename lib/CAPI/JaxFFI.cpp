@@ -253,9 +253,11 @@ ffi::Error sparseLinearCuda(
     return error;
   if (tokens <= 0 || gridXDivisor <= 0 || gridY <= 0 || blockX <= 0)
     return invalid("the launch attributes are incomplete");
-  if (tokenMajorRhs ? ldb < cols || ldb % 8 : ldb < tokens)
+  // Row pitches of 16 bytes (8 f16/bf16 elements), as cp.async copies
+  // them; a token-major y holds rows of exactly R.
+  if (ldb % 8 || (tokenMajorRhs ? ldb < cols : ldb < tokens))
     return invalid("ldb " + std::to_string(ldb) + " does not fit x's layout");
-  if (tokenMajorOut ? ldc != rows : ldc < tokens)
+  if (tokenMajorOut ? ldc != rows : ldc < tokens || ldc % 8)
     return invalid("ldc " + std::to_string(ldc) + " does not fit y's layout");
   std::vector<int64_t> rhsDims = tokenMajorRhs
                                      ? std::vector<int64_t>{tokens, ldb}
