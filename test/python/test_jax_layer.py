@@ -149,5 +149,9 @@ def test_handler_rejects_inconsistent_storage(rng):
         call_cpu_handler(layer, x, layer.values[:, :-1], layer.colidx, layer.meta)
     with pytest.raises(Exception, match=r"vnm sparse linear: x must be"):
         call_cpu_handler(layer, x.astype(jnp.float16), *good)
-    with pytest.raises(Exception, match="vnm sparse linear: .*encoding|vnm sparse linear: .*m"):
+    with pytest.raises(Exception, match=r"vnm sparse linear: invalid encoding: m must be"):
+        call_cpu_handler(layer, x, *good, m=np.int64(3))
+    # A valid encoding that is not the storage's: its shapes do not match.
+    with pytest.raises(Exception, match=r"vnm sparse linear: values must be a f32 array "
+                                        r"of shape \(32, 22\)"):
         call_cpu_handler(layer, x, *good, m=np.int64(6))
