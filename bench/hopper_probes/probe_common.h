@@ -127,3 +127,24 @@ __device__ __forceinline__ void wgmmaWaitAll() {
 __device__ __forceinline__ void fenceProxyAsync() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
+
+// mbarrier init, arrive and a wait for the phase of the given parity.
+__device__ __forceinline__ void mbarrierInit(uint64_t *bar, int count) {
+  asm volatile(
+      "mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(sharedAddress(bar)),
+      "r"(count)
+      : "memory");
+}
+__device__ __forceinline__ void mbarrierArrive(uint64_t *bar) {
+  asm volatile(
+      "mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(sharedAddress(bar))
+      : "memory");
+}
+__device__ __forceinline__ void mbarrierWait(uint64_t *bar, int parity) {
+  asm volatile("{\n.reg .pred done;\n"
+               "wait_%=:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+               "@!done bra wait_%=;\n}\n" ::"r"(sharedAddress(bar)),
+               "r"(parity)
+               : "memory");
+}

@@ -26,25 +26,6 @@ constexpr int kStageBytes = kStageRows * kBN * 2; // 16 KiB
 constexpr int kAtomBytes = 1024;                  // 8 rows x 128 B
 constexpr int kNAtomStride = kStageRows * 128;    // one 64-column atom column
 
-__device__ __forceinline__ void mbarrierInit(uint64_t *bar, int count) {
-  asm volatile(
-      "mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(sharedAddress(bar)),
-      "r"(count)
-      : "memory");
-}
-__device__ __forceinline__ void mbarrierArrive(uint64_t *bar) {
-  asm volatile(
-      "mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(sharedAddress(bar))
-      : "memory");
-}
-__device__ __forceinline__ void mbarrierWait(uint64_t *bar, int parity) {
-  asm volatile("{\n.reg .pred done;\n"
-               "wait_%=:\n"
-               "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-               "@!done bra wait_%=;\n}\n" ::"r"(sharedAddress(bar)),
-               "r"(parity)
-               : "memory");
-}
 
 __global__ void __launch_bounds__(256, 1)
     vnmLoop(const uint4 *aFrags,  // [R/64][K'/32][128 threads] x 16 B

@@ -97,25 +97,6 @@ template <int Src> struct Ring {
   static constexpr size_t kSmem = size_t(kStages) * kStageBytes + 1024;
 };
 
-__device__ __forceinline__ void mbarrierInit(uint64_t *bar, int count) {
-  asm volatile(
-      "mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(sharedAddress(bar)),
-      "r"(count)
-      : "memory");
-}
-__device__ __forceinline__ void mbarrierArrive(uint64_t *bar) {
-  asm volatile(
-      "mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(sharedAddress(bar))
-      : "memory");
-}
-__device__ __forceinline__ void mbarrierWait(uint64_t *bar, int parity) {
-  asm volatile("{\n.reg .pred done;\n"
-               "wait_%=:\n"
-               "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-               "@!done bra wait_%=;\n}\n" ::"r"(sharedAddress(bar)),
-               "r"(parity)
-               : "memory");
-}
 __device__ __forceinline__ void cpAsync16(uint32_t dst, const void *src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst),
                "l"(src)
