@@ -14,11 +14,18 @@ public:
   explicit KernelWriter(const SpmmCase &c) : c(c) {}
 
   std::string write(bool pipelined);
+  std::string writeWarpSpecialized();
 
 private:
   int64_t groups() const { return (c.cols + c.m - 1) / c.m; }
   int64_t pairs() const { return (groups() + 15) / 16; }
-  int64_t threads() const { return 32 * (c.blockRows / c.warpRows) * c.warpsN; }
+  /// The threads that copy B: the block's, or its producer warpgroup's.
+  int64_t threads() const {
+    if (warpSpecialized)
+      return kProducers;
+    return 32 * (c.blockRows / c.warpRows) * c.warpsN;
+  }
+  static constexpr int64_t kProducers = 128;
   std::string fresh(const std::string &stem) {
     return "%" + stem + std::to_string(counter++);
   }
@@ -87,8 +94,17 @@ private:
   }
   std::string plainLoop();
   std::string pipelinedLoop();
+  std::string warpSpecializedLoop();
+  /// The kernel's header up to its body: type aliases (`aliases` after the
+  /// common ones), launch contract, signature.
+  std::string header(const std::string &mma, const std::string &ring,
+                     const std::string &aliases, int64_t blockThreads);
+  /// Block ids, %row, %col; the epilogue of `result` and the module's end.
+  void prologue();
+  void epilogue(const std::string &result);
 
   const SpmmCase &c;
+  bool warpSpecialized = false;
   std::ostringstream body;
   int counter = 0;
 };
@@ -154,21 +170,20 @@ std::string KernelWriter::pipelinedLoop() {
   return acc;
 }
 
-std::string KernelWriter::write(bool pipelined) {
-  const std::string mma = "#vnm_gpu.mma<mma_sp_m16n8k32, warps = [" +
-                          std::to_string(c.blockRows / c.warpRows) + ", " +
-                          std::to_string(c.warpsN) + "]>";
+std::string KernelWriter::header(const std::string &mma,
+                                 const std::string &ring,
+                                 const std::string &aliases,
+                                 int64_t blockThreads) {
   std::ostringstream module;
   module << "!w = tensor<" << c.rows << "x" << c.cols << "x" << c.element
          << ", #vnm.encoding<v = " << c.v << ", n = 2, m = " << c.m << ">>\n"
-         << "!ring = !vnm_gpu.ring<" << c.stages << "x64x128x" << c.element
-         << ", #vnm_gpu.swizzle<chunk = 16, period = 8>>\n"
+         << "!ring = " << ring << "\n"
          << "!colloc = !vnm_gpu.colloc<16, " << copyLayout() << ">\n"
          << "!a = !vnm_gpu.sparse_a<" << c.blockRows << "x64x" << c.element
          << ", " << mma << ">\n"
-         << "!b = !vnm_gpu.b_frag<32x128x" << c.element << ", " << mma << ">\n"
          << "!acc = !vnm_gpu.acc<" << c.blockRows << "x128xf32, " << mma
-         << ">\n";
+         << ">\n"
+         << aliases;
   int64_t gridY = (c.rows + c.blockRows - 1) / c.blockRows;
   module << "module attributes {gpu.container_module, vnm.launch_contracts = "
             "[{kernel = \"spmm_0\", module = \"vnm_kernels\", grid_x_divisor "
@@ -181,8 +196,11 @@ std::string KernelWriter::write(bool pipelined) {
          << ">, %bias: memref<?x" << c.result
          << ">, %n: i32, %ldb: i32, %ldc: i32) kernel attributes "
             "{known_block_size = array<i32: "
-         << threads() << ", 1, 1>} {\n";
+         << blockThreads << ", 1, 1>} {\n";
+  return module.str();
+}
 
+void KernelWriter::prologue() {
   body << "    %i0 = arith.constant 0 : index\n"
        << "    %i1 = arith.constant 1 : index\n"
        << "    %ipairs = arith.constant " << pairs() << " : index\n"
@@ -195,10 +213,10 @@ std::string KernelWriter::write(bool pipelined) {
   // Named, so that the ops below read as in the dialect's examples.
   std::string zero = constant(0);
   body << "    %row = arith.addi " << row << ", " << zero << " : i32\n"
-       << "    %col = arith.addi " << col << ", " << zero << " : i32\n"
-       << "    %ring = vnm_gpu.alloc_ring : !ring\n"
-       << "    %zero = vnm_gpu.zero : !acc\n";
-  std::string result = pipelined ? pipelinedLoop() : plainLoop();
+       << "    %col = arith.addi " << col << ", " << zero << " : i32\n";
+}
+
+void KernelWriter::epilogue(const std::string &result) {
   body << "    vnm_gpu.epilogue " << result << " into %out[%row, %col] bounds("
        << c.rows << ", %n) ld(%ldc)";
   if (c.bias)
@@ -213,12 +231,82 @@ std::string KernelWriter::write(bool pipelined) {
     body << " {" << attributes << "}";
   body << " : !acc, memref<?x" << c.result << ">\n"
        << "    gpu.return\n  }\n  }\n}\n";
-  module << body.str();
-  return module.str();
+}
+
+std::string KernelWriter::write(bool pipelined) {
+  const std::string mma = "#vnm_gpu.mma<mma_sp_m16n8k32, warps = [" +
+                          std::to_string(c.blockRows / c.warpRows) + ", " +
+                          std::to_string(c.warpsN) + "]>";
+  std::string module =
+      header(mma,
+             "!vnm_gpu.ring<" + std::to_string(c.stages) + "x64x128x" +
+                 c.element + ", #vnm_gpu.swizzle<chunk = 16, period = 8>>",
+             "!b = !vnm_gpu.b_frag<32x128x" + c.element + ", " + mma + ">\n",
+             threads());
+  prologue();
+  body << "    %ring = vnm_gpu.alloc_ring : !ring\n"
+       << "    %zero = vnm_gpu.zero : !acc\n";
+  std::string result = pipelined ? pipelinedLoop() : plainLoop();
+  epilogue(result);
+  return module + body.str();
+}
+
+/// The produce region copies pair %pair's B rows into %slot and stages its
+/// A fragments; the consume region reads both and runs the pair's two
+/// wgmma.sp steps in one group, left running into the next pair.
+std::string KernelWriter::warpSpecializedLoop() {
+  std::string first = constant(0);
+  body << "    %npairs = arith.constant " << pairs() << " : i32\n"
+       << "    %res = vnm_gpu.produce_consume " << first
+       << " to %npairs stages(" << c.stages
+       << ") producers(128, registers = 40) consumer_registers(232) "
+          "iter_args(%zero : !acc)\n"
+       << "      produce {\n"
+       << "      ^bb0(%pair: i32, %slot: i32):\n";
+  copy("%pair", "%slot", c.m == 4 ? "" : loadColLoc("%pair"));
+  body << "    vnm_gpu.stage_sparse_a %values, %meta[%row, %pair] into "
+          "%aring[%slot] {layout = #vnm_gpu.copy<threads = 128, "
+          "rows_per_thread = 1>, matrix = !w} : memref<?x"
+       << c.element << ">, memref<?xi32>, !aring\n"
+       << "        vnm_gpu.yield\n"
+       << "      } consume {\n"
+       << "      ^bb0(%pair2: i32, %slot2: i32, %sum: !acc):\n"
+       << "        %a = vnm_gpu.load_staged_a %aring[%slot2] : !aring -> !a\n"
+       << "        %s0 = vnm_gpu.wgmma_sp %a[0], %ring[%slot2] offset(0), "
+          "%sum : !a, !ring, !acc\n"
+       << "        %s1 = vnm_gpu.wgmma_sp %a[1], %ring[%slot2] offset(32), "
+          "%s0 pending(1) : !a, !ring, !acc\n"
+       << "        vnm_gpu.yield %s1 : !acc\n"
+       << "      } -> !acc\n";
+  return "%res";
+}
+
+std::string KernelWriter::writeWarpSpecialized() {
+  warpSpecialized = true;
+  const std::string mma = "#vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [" +
+                          std::to_string(c.blockRows / 16) + ", 1]>";
+  // The canonical 128-byte-swizzled layout wgmma.sp reads: 128 columns of
+  // 16-bit values are two 128-byte column blocks.
+  std::string module = header(
+      mma,
+      "!vnm_gpu.ring<" + std::to_string(c.stages) + "x64x128x" + c.element +
+          ", #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>",
+      "!aring = !vnm_gpu.a_ring<" + std::to_string(c.stages) + ", !a>\n",
+      2 * c.blockRows + kProducers);
+  prologue();
+  body << "    %ring = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !ring\n"
+       << "    %aring = vnm_gpu.alloc_ring : !aring\n"
+       << "    %zero = vnm_gpu.zero : !acc\n";
+  epilogue(warpSpecializedLoop());
+  return module + body.str();
 }
 
 } // namespace
 
 std::string vnm::tile_test::writeHandKernel(const SpmmCase &c, bool pipelined) {
   return KernelWriter(c).write(pipelined);
+}
+
+std::string vnm::tile_test::writeWarpSpecializedKernel(const SpmmCase &c) {
+  return KernelWriter(c).writeWarpSpecialized();
 }

@@ -23,6 +23,11 @@ namespace vnm::tile_test {
 /// parameters of vnm-lower-to-gpu's kernels) and its launch contract.
 std::string writeHandKernel(const SpmmCase &c, bool pipelined);
 
+/// The same kernel split by vnm_gpu.produce_consume (sm_90a): a producer
+/// warpgroup copies each pair's B rows and stages its A fragments, the
+/// consumer warpgroups run wgmma.sp on them.
+std::string writeWarpSpecializedKernel(const SpmmCase &c);
+
 } // namespace vnm::tile_test
 
 #endif // VNM_UNITTESTS_TILEPROGRAM_HANDWRITTENKERNEL_H

@@ -42,6 +42,9 @@ std::string SpmmCase::name() const {
   case ProgramSource::HandPipelined:
     text += "_handpipelined";
     break;
+  case ProgramSource::HandWarpSpecialized:
+    text += "_handws";
+    break;
   }
   return text;
 }
@@ -263,6 +266,31 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
       cases.push_back(c);
     }
     ++hopper;
+  }
+  // A producer warpgroup feeding wgmma.sp consumers (one or two
+  // warpgroups), written out by hand: gathered and copied B, A staged
+  // through an A ring, every stage count of the ring.
+  const std::pair<int64_t, int64_t> splitFamilies[] = {
+      {64, 4}, {64, 8}, {128, 8}, {128, 16}, {64, 32}};
+  int split = 0;
+  for (auto [v, m] : splitFamilies) {
+    SpmmCase c;
+    c.chip = "sm_90a";
+    c.v = v;
+    c.m = m;
+    c.stages = 2 + split % 4;
+    c.blockRows = m == 4 || v % 128 == 0 ? 128 : 64;
+    c.element = split % 2 ? "bf16" : "f16";
+    c.result = results[split % 3];
+    c.accumulate = split == 1;
+    c.bias = split % 2 == 0;
+    c.activation = activations[split % 3];
+    c.rows = 150 + 43 * split;
+    c.cols = 16 * m * (pairs[split % 5] - 1) + 8 * m + 5;
+    c.n = 100 + 29 * split;
+    c.source = ProgramSource::HandWarpSpecialized;
+    cases.push_back(c);
+    ++split;
   }
   // 256-column wgmma.sp tiles (m64n256k32), one and two warpgroups.
   for (int i = 0; i < 2; ++i) {

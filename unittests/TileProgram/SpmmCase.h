@@ -25,6 +25,10 @@ enum class ProgramSource {
   /// Written out by HandWrittenKernel: software-pipelined, S - 1 gathers in
   /// flight, waits with pending(S - 2).
   HandPipelined,
+  /// Written out by HandWrittenKernel: a vnm_gpu.produce_consume split of
+  /// the block (a producer warpgroup that copies B and stages A, wgmma.sp
+  /// consumers), chip sm_90a.
+  HandWarpSpecialized,
 };
 
 struct SpmmCase {

@@ -201,6 +201,8 @@ vnm::tile_test::buildTileProgram(const SpmmCase &c) {
   switch (c.source) {
   case ProgramSource::HandPlain:
     return writeHandKernel(c, /*pipelined=*/false);
+  case ProgramSource::HandWarpSpecialized:
+    return writeWarpSpecializedKernel(c);
   case ProgramSource::HandPipelined:
     return writeHandKernel(c, /*pipelined=*/true);
   case ProgramSource::Generated:

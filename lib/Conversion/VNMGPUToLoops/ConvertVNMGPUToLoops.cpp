@@ -13,9 +13,11 @@
 #include "Lowerings.h"
 #include "TileStorage.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace vnm {
@@ -139,6 +141,12 @@ LogicalResult lowerTileOp(Operation *op, const TileStorage &storage) {
       .Case([&](vnm_gpu::LoadSparseAOp x) {
         return lowerLoadSparseA(x, storage);
       })
+      .Case([&](vnm_gpu::StageSparseAOp x) {
+        return lowerStageSparseA(x, storage);
+      })
+      .Case([&](vnm_gpu::LoadStagedAOp x) {
+        return lowerLoadStagedA(x, storage);
+      })
       .Case([&](vnm_gpu::MmaSpOp x) { return lowerMmaSp(x, storage); })
       .Case([&](vnm_gpu::WgmmaSpOp x) { return lowerWgmmaSp(x, storage); })
       .Case([&](vnm_gpu::ZeroOp x) { return lowerZero(x, storage); })
@@ -154,6 +162,55 @@ LogicalResult lowerTileOp(Operation *op, const TileStorage &storage) {
       });
 }
 
+/// Runs `split`'s regions in lockstep, one valid schedule of its protocol:
+/// for each pair, the produce region, a wait that lands its copies into
+/// each B ring (and clears their read flags: the consumers released every
+/// older slot), then the consume region. Staged A fragments land when
+/// staged.
+void expandInLockstep(vnm_gpu::ProduceConsumeOp split) {
+  OpBuilder b(split);
+  Location loc = split.getLoc();
+  SetVector<Value> rings;
+  split.getProduce().walk([&](Operation *op) {
+    if (auto gather = dyn_cast<vnm_gpu::GatherOp>(op))
+      rings.insert(gather.getRing());
+    if (auto copy = dyn_cast<vnm_gpu::CopyTileOp>(op))
+      rings.insert(copy.getRing());
+  });
+  Value stages = arith::ConstantIntOp::create(b, loc, split.getStages(), 32);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+  auto loop = scf::ForOp::create(
+      b, loc, split.getLower(), split.getUpper(), one, split.getInits(),
+      [&](OpBuilder &nb, Location loc, Value pair, ValueRange carried) {
+        Value slot = arith::RemUIOp::create(
+            nb, loc, arith::SubIOp::create(nb, loc, pair, split.getLower()),
+            stages);
+        IRMapping produce;
+        produce.map(split.getProduce().getArgument(0), pair);
+        produce.map(split.getProduce().getArgument(1), slot);
+        for (Operation &op : split.getProduce().front().without_terminator())
+          nb.clone(op, produce);
+        for (Value ring : rings)
+          vnm_gpu::WaitOp::create(nb, loc, ring, nb.getI64IntegerAttr(0),
+                                  UnitAttr());
+        IRMapping consume;
+        consume.map(split.getConsume().getArgument(0), pair);
+        consume.map(split.getConsume().getArgument(1), slot);
+        for (auto [arg, value] : llvm::zip(
+                 split.getConsume().getArguments().drop_front(2), carried))
+          consume.map(arg, value);
+        for (Operation &op : split.getConsume().front().without_terminator())
+          nb.clone(op, consume);
+        SmallVector<Value> yielded;
+        for (Value value :
+             split.getConsume().front().getTerminator()->getOperands())
+          yielded.push_back(consume.lookupOrDefault(value));
+        scf::YieldOp::create(nb, loc, yielded);
+      });
+  split.replaceAllUsesWith(loop.getResults());
+  split.erase();
+}
+
 /// Lowers every tile op of `host` (built by buildHost) in place.
 LogicalResult lowerTileProgram(func::FuncOp host) {
   TileStorage storage(host);
@@ -161,6 +218,10 @@ LogicalResult lowerTileProgram(func::FuncOp host) {
   auto rowsOfBlocks = cast<scf::ForOp>(*llvm::find_if(
       blockLoops, [](Operation &op) { return isa<scf::ForOp>(op); }));
   Block *body = cast<scf::ForOp>(rowsOfBlocks.getBody()->front()).getBody();
+  SmallVector<vnm_gpu::ProduceConsumeOp> splits;
+  body->walk([&](vnm_gpu::ProduceConsumeOp split) { splits.push_back(split); });
+  for (vnm_gpu::ProduceConsumeOp split : splits)
+    expandInLockstep(split);
   if (failed(storage.assign(body)))
     return failure();
   SmallVector<Operation *> tileOps;

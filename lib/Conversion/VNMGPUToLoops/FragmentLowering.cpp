@@ -142,21 +142,33 @@ FragmentPlace placeEightBit(CodeGen &cg, const MatrixGeometry &matrix,
 
 } // namespace
 
-LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
-                                               const TileStorage &storage) {
-  vnm_gpu::SparseAType type = op.getResult().getType();
+namespace {
+
+/// The operands of an op that reads a k-tile pair's sparse A fragments
+/// (load_sparse_a, stage_sparse_a).
+struct SparseARead {
+  mlir::Operation *op;
+  RankedTensorType matrix;
+  Value values, meta, row, pair;
+  vnm_gpu::SparseAType type;
+};
+
+/// Decodes the fragments `read` names into the tile's CPU buffer `result`,
+/// its element (r, c) stored at `prefix` followed by (r, c).
+void emitSparseARead(const SparseARead &read, Value result, ValueRange prefix) {
+  Operation *op = read.op;
+  vnm_gpu::SparseAType type = read.type;
   bool eightBit = type.getLayout().getOperandBits() == 8;
   OpBuilder b(op);
-  CodeGen cg(b, op.getLoc());
-  MatrixGeometry matrix(op.getMatrix());
-  Value result = storage.bufferOf(op.getResult());
-  Value firstRow = cg.toIndex(op.getRow());
-  Value pair = cg.toIndex(op.getPair());
+  CodeGen cg(b, op->getLoc());
+  MatrixGeometry matrix(read.matrix);
+  Value firstRow = cg.toIndex(read.row);
+  Value pair = cg.toIndex(read.pair);
   Type element = type.getElementType();
   Type i32 = b.getI32Type();
   Type i8 = b.getI8Type();
   // An i4 matrix's fragment bytes hold two values each (W4A8).
-  bool packedNibbles = op.getMatrix().getElementType().isSignlessInteger(4);
+  bool packedNibbles = read.matrix.getElementType().isSignlessInteger(4);
   std::string valuesOutOfBounds =
       describeFailure(op, "reads values out of bounds");
   std::string metaOutOfBounds = describeFailure(op, "reads meta out of bounds");
@@ -174,17 +186,17 @@ LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
         eightBit ? placeEightBit(cg, matrix, rowTile, pair, g, upper, j)
                  : placeSixteenBit(cg, matrix, rowTile, pair, g, upper, j);
 
-    Value word = cg.loadChecked(op.getMeta(), place.word, metaOutOfBounds);
-    Value shift = arith::IndexCastOp::create(b, op.getLoc(), i32, place.shift);
+    Value word = cg.loadChecked(read.meta, place.word, metaOutOfBounds);
+    Value shift = arith::IndexCastOp::create(b, op->getLoc(), i32, place.shift);
     Value nibble = cg.bitAnd(cg.shru(word, shift), cg.integer(i32, 15));
     Value position0 = cg.bitAnd(nibble, cg.integer(i32, 3));
     Value position1 = cg.shru(nibble, cg.integer(i32, 2));
     auto loadValue = [&](Value index) -> Value {
       if (!packedNibbles)
-        return cg.loadChecked(op.getValues(), index, valuesOutOfBounds);
+        return cg.loadChecked(read.values, index, valuesOutOfBounds);
       // Value e in byte e / 2, even e in bits 3:0; two's complement.
-      Value byte = cg.loadChecked(op.getValues(), cg.divu(index, c(2)),
-                                  valuesOutOfBounds);
+      Value byte =
+          cg.loadChecked(read.values, cg.divu(index, c(2)), valuesOutOfBounds);
       Value fifteen = cg.integer(i8, 15);
       Value nibble =
           cg.select(cg.eq(cg.remu(index, c(2)), c(0)), cg.bitAnd(byte, fifteen),
@@ -197,7 +209,7 @@ LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
     auto operand = [&](Value value) -> Value {
       if (value.getType() == element)
         return value;
-      return arith::SIToFPOp::create(b, op.getLoc(), element, value);
+      return arith::SIToFPOp::create(b, op->getLoc(), element, value);
     };
     Value value0 = operand(loadValue(place.firstValue));
     Value value1 = operand(loadValue(cg.add(place.firstValue, c(1))));
@@ -207,8 +219,55 @@ LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
       Value atQ = cg.integer(i32, q);
       Value kept = cg.select(cg.eq(position0, atQ), value0,
                              cg.select(cg.eq(position1, atQ), value1, zero));
-      cg.store(kept, result, {iv[0], cg.add(cg.mul(j, c(4)), c(q))});
+      SmallVector<Value> at(prefix);
+      at.append({iv[0], cg.add(cg.mul(j, c(4)), c(q))});
+      cg.store(kept, result, at);
     }
+  });
+}
+
+/// `slot` as an index, checked to lie in the A ring at run time.
+Value getCheckedSlot(CodeGen &cg, Operation *op, Value slot,
+                     vnm_gpu::ARingType ring) {
+  Value index = cg.toIndex(slot);
+  cg.check(cg.ult(index, cg.index(ring.getStages())),
+           describeFailure(op, "ring slot out of range"));
+  return index;
+}
+
+} // namespace
+
+LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
+                                               const TileStorage &storage) {
+  emitSparseARead({op, op.getMatrix(), op.getValues(), op.getMeta(),
+                   op.getRow(), op.getPair(), op.getResult().getType()},
+                  storage.bufferOf(op.getResult()), {});
+  return success();
+}
+
+LogicalResult vnm::gpu_loops::lowerStageSparseA(vnm_gpu::StageSparseAOp op,
+                                                const TileStorage &storage) {
+  // Staged at once: the produce_consume protocol orders the stage before
+  // the consumers' read of the slot, which the CPU runs in lockstep.
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  Value ring = storage.bufferOf(op.getRing());
+  Value slot = getCheckedSlot(cg, op, op.getSlot(), op.getRing().getType());
+  emitSparseARead({op, op.getMatrix(), op.getValues(), op.getMeta(),
+                   op.getRow(), op.getPair(), op.getRing().getType().getTile()},
+                  ring, slot);
+  return success();
+}
+
+LogicalResult vnm::gpu_loops::lowerLoadStagedA(vnm_gpu::LoadStagedAOp op,
+                                               const TileStorage &storage) {
+  OpBuilder b(op);
+  CodeGen cg(b, op.getLoc());
+  Value ring = storage.bufferOf(op.getRing());
+  Value result = storage.bufferOf(op.getResult());
+  Value slot = getCheckedSlot(cg, op, op.getSlot(), op.getRing().getType());
+  cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
+    cg.store(cg.load(ring, {slot, iv[0], iv[1]}), result, iv);
   });
   return success();
 }

@@ -31,6 +31,10 @@ mlir::LogicalResult lowerLoadColLoc(vnm_gpu::LoadColLocOp op,
                                     const TileStorage &storage);
 mlir::LogicalResult lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
                                      const TileStorage &storage);
+mlir::LogicalResult lowerStageSparseA(vnm_gpu::StageSparseAOp op,
+                                      const TileStorage &storage);
+mlir::LogicalResult lowerLoadStagedA(vnm_gpu::LoadStagedAOp op,
+                                     const TileStorage &storage);
 mlir::LogicalResult lowerMmaSp(vnm_gpu::MmaSpOp op, const TileStorage &storage);
 mlir::LogicalResult lowerWgmmaSp(vnm_gpu::WgmmaSpOp op,
                                  const TileStorage &storage);

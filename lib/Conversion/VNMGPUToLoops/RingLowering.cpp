@@ -103,6 +103,12 @@ LogicalResult vnm::gpu_loops::lowerAllocRing(vnm_gpu::AllocRingOp op,
                                              const TileStorage &storage) {
   OpBuilder b(op);
   CodeGen cg(b, op.getLoc());
+  if (auto aRing = dyn_cast<vnm_gpu::ARingType>(op.getRing().getType())) {
+    // Staged A fragments: NaN until staged, like a B ring's slots.
+    cg.fill(storage.bufferOf(op.getRing()),
+            cg.poison(aRing.getTile().getElementType()));
+    return success();
+  }
   const RingBuffers &ring = storage.ringOf(op.getRing());
   Value poison = cg.poison(ring.type.getElementType());
   cg.fill(ring.slots, poison);

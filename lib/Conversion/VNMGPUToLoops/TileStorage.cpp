@@ -130,6 +130,17 @@ LogicalResult TileStorage::assignResults(Operation *op) {
       rings[result] = ring;
       continue;
     }
+    if (auto aRing = dyn_cast<vnm_gpu::ARingType>(type)) {
+      if (!isa<vnm_gpu::AllocRingOp>(op))
+        return op->emitOpError("yields a vnm_gpu A ring; on the CPU a ring "
+                               "comes from vnm_gpu.alloc_ring only");
+      // Each slot holds the staged tile as load_sparse_a's buffer holds it.
+      MemRefType tile = getTileBufferType(aRing.getTile());
+      buffers[result] = allocate(MemRefType::get(
+          {aRing.getStages(), tile.getDimSize(0), tile.getDimSize(1)},
+          tile.getElementType()));
+      continue;
+    }
     if (!isTileType(type) || isa<scf::ForOp, scf::IfOp>(op))
       continue;
     if (!isTileOp(op))

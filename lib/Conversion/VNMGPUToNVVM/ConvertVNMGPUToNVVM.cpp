@@ -151,6 +151,19 @@ struct ConvertVNMGPUToNVVMPass
     converter.addConversion([](Type type) { return type; });
     lowering::addTileTypeConversions(converter);
 
+    // The producer/consumer split (and the A ring only it fills) runs on
+    // the CPU execution of tile programs; its sm_90a lowering (mbarriers,
+    // setmaxnreg, TMA) is not written yet.
+    WalkResult unsupported = getOperation().walk([](Operation *op) {
+      if (!isa<ProduceConsumeOp, StageSparseAOp, LoadStagedAOp>(op))
+        return WalkResult::advance();
+      op->emitOpError("has no NVVM lowering yet: the producer/consumer split "
+                      "of a block runs on the CPU execution of tile programs "
+                      "only (docs/hopper.md section 6)");
+      return WalkResult::interrupt();
+    });
+    if (unsupported.wasInterrupted())
+      return signalPassFailure();
     getOperation().walk(emitThreadCoordinates);
     RewritePatternSet patterns(context);
     ConversionTarget target(*context);

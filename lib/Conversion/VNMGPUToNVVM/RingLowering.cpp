@@ -31,7 +31,6 @@ struct AllocRingLowering : OpConversionPattern<AllocRingOp> {
     auto module = func->getParentOfType<gpu::GPUModuleOp>();
     if (!module)
       return rewriter.notifyMatchFailure(op, "kernel outside a gpu.module");
-    RingType ring = op.getRing().getType();
     bool dynamic = op.isDynamic();
     int64_t alignment = op.getAlignment();
     // <kernel>_ring, made unique within the module.
@@ -43,7 +42,8 @@ struct AllocRingLowering : OpConversionPattern<AllocRingOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(func);
       auto arrayType = LLVM::LLVMArrayType::get(
-          rewriter.getI8Type(), dynamic ? 0 : ring.getTotalBytes());
+          rewriter.getI8Type(),
+          dynamic ? 0 : getRingBytes(op.getRing().getType()));
       LLVM::GlobalOp::create(
           rewriter, op.getLoc(), arrayType, /*isConstant=*/false,
           dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal, name,

@@ -33,6 +33,9 @@ void lowering::addTileTypeConversions(TypeConverter &converter) {
   converter.addConversion([](RingType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext(), kSharedSpace);
   });
+  converter.addConversion([](ARingType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), kSharedSpace);
+  });
   converter.addConversion(
       [i32](ColLocType type, SmallVectorImpl<Type> &results) {
         results.append(getColLocWords(type), i32(type.getContext()));

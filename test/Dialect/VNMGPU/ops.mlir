@@ -181,3 +181,59 @@ gpu.module @wgmma {
   }
 }
 func.func private @tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>, u = #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2, column_blocks = 2>}
+
+// A block split into a producer warpgroup and two consumer warpgroups: the
+// producer copies B and stages A into slot %slot, the consumers read them
+// there; the pair's first MMA joins the group its second closes.
+// CHECK-LABEL: gpu.func @split
+// CHECK: vnm_gpu.alloc_ring : !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [8, 1]>>>
+// CHECK: %{{.*}} = vnm_gpu.produce_consume %{{.*}} to %{{.*}} stages(4) producers(128, registers = 40) consumer_registers(232) iter_args(%{{.*}} : !vnm_gpu.acc<128x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [8, 1]>>) produce {
+// CHECK: vnm_gpu.copy_tile
+// CHECK: vnm_gpu.stage_sparse_a %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 1>, matrix = tensor<4096x4096xf16, #vnm.encoding<v = 128, n = 2, m = 4>>}
+// CHECK: vnm_gpu.yield
+// CHECK: } consume {
+// CHECK: vnm_gpu.load_staged_a %{{.*}}[%{{.*}}] : !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [8, 1]>>> -> !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [8, 1]>>
+// CHECK: %[[G:.*]] = vnm_gpu.wgmma_sp %{{.*}}[0], %{{.*}}[%{{.*}}] offset(0), %{{.*}} :
+// CHECK: vnm_gpu.wgmma_sp %{{.*}}[1], %{{.*}}[%{{.*}}] offset(32), %[[G]] pending(1) :
+// CHECK: vnm_gpu.yield %{{.*}} : !vnm_gpu.acc
+// CHECK: } -> !vnm_gpu.acc
+!sring = !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+!sa = !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [8, 1]>>
+!saring = !vnm_gpu.a_ring<4, !sa>
+!sacc = !vnm_gpu.acc<128x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [8, 1]>>
+gpu.module @split {
+  gpu.func @split(%v: memref<?xf16>, %meta: memref<?xi32>, %rhs: memref<?xf16>,
+                  %out: memref<?xf16>, %row: i32, %col: i32, %n: i32, %pairs: i32)
+      kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %c4096 = arith.constant 4096 : i32
+    %ring = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !sring
+    %aring = vnm_gpu.alloc_ring : !saring
+    %zero = vnm_gpu.zero : !sacc
+    %acc = vnm_gpu.produce_consume %c0 to %pairs stages(4)
+        producers(128, registers = 40) consumer_registers(232)
+        iter_args(%zero : !sacc)
+      produce {
+      ^bb0(%pair: i32, %slot: i32):
+        %first = arith.muli %pair, %c64 : i32
+        vnm_gpu.copy_tile %rhs[%first, %col] bounds(%c4096, %n) ld(%n)
+            into %ring[%slot] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 8>}
+            : memref<?xf16>, !sring
+        vnm_gpu.stage_sparse_a %v, %meta[%row, %pair] into %aring[%slot]
+            {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 1>,
+             matrix = tensor<4096x4096xf16, #vnm.encoding<v = 128, n = 2, m = 4>>}
+            : memref<?xf16>, memref<?xi32>, !saring
+        vnm_gpu.yield
+      } consume {
+      ^bb0(%pair: i32, %slot: i32, %sum: !sacc):
+        %a = vnm_gpu.load_staged_a %aring[%slot] : !saring -> !sa
+        %s0 = vnm_gpu.wgmma_sp %a[0], %ring[%slot] offset(0), %sum : !sa, !sring, !sacc
+        %s1 = vnm_gpu.wgmma_sp %a[1], %ring[%slot] offset(32), %s0 pending(1) : !sa, !sring, !sacc
+        vnm_gpu.yield %s1 : !sacc
+      } -> !sacc
+    vnm_gpu.epilogue %acc into %out[%row, %col] bounds(4096, %n) ld(%n)
+        : !sacc, memref<?xf16>
+    gpu.return
+  }
+}

@@ -7,6 +7,7 @@
 
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -20,8 +21,18 @@ using namespace vnm::vnm_gpu;
 
 namespace {
 
+/// The vnm_gpu.produce_consume of `func`'s body, if any.
+ProduceConsumeOp getProduceConsume(mlir::gpu::GPUFuncOp func) {
+  for (Operation &op : func.getBody().front())
+    if (auto split = dyn_cast<ProduceConsumeOp>(op))
+      return split;
+  return {};
+}
+
 /// K1: tile ops sit in a gpu.func. K2: a layout spread over `threads`
-/// threads agrees with the kernel's known block size, when it has one.
+/// threads agrees with the kernel's known block size, when it has one: all
+/// of the block, or, in a kernel split by a vnm_gpu.produce_consume, its
+/// producers (in the produce region) or its consumers (elsewhere).
 LogicalResult verifyInKernel(Operation *op, std::optional<int64_t> threads) {
   auto func = op->getParentOfType<mlir::gpu::GPUFuncOp>();
   if (!func)
@@ -32,12 +43,26 @@ LogicalResult verifyInKernel(Operation *op, std::optional<int64_t> threads) {
   if (!known || known->size() != 3)
     return success();
   ArrayRef<int32_t> size = *known;
-  if (size[0] != *threads || size[1] != 1 || size[2] != 1)
+  int64_t expected = size[0];
+  StringRef role = "";
+  if (ProduceConsumeOp split = getProduceConsume(func)) {
+    int64_t producers = split.getProducers();
+    bool producing = split.getProduce().isAncestor(op->getParentRegion());
+    expected = producing ? producers : size[0] - producers;
+    role = producing ? " (its producers)" : " (its consumers)";
+  }
+  if (expected != *threads || size[1] != 1 || size[2] != 1)
     return op->emitOpError("(K2): its layout spreads over ")
            << *threads << " threads, but the kernel's block is [" << size[0]
-           << ", " << size[1] << ", " << size[2] << "]";
+           << ", " << size[1] << ", " << size[2] << "]" << role;
   return success();
 }
+
+/// The checks of the ops that read a k-tile pair's sparse A fragments
+/// (load_sparse_a, stage_sparse_a): C1 `matrix`, C2 element types, C3 one
+/// V block, C4 64 columns.
+LogicalResult verifySparseARead(Operation *op, RankedTensorType tensor,
+                                Value values, Value meta, SparseAType result);
 
 /// The `matrix` attribute of the sparse ops: a static R x K tensor type
 /// with a #vnm.encoding.
@@ -97,15 +122,48 @@ LogicalResult AllocRingOp::verify() {
     return emitOpError("(C1): alignment must be a power of two in [16, 1024] "
                        "bytes, got ")
            << alignment;
-  return verifyInKernel(*this, std::nullopt);
+  if (failed(verifyInKernel(*this, std::nullopt)))
+    return failure();
+  // C2: the block's dynamic shared memory holds one ring; static rings
+  // share the 48 KiB a kernel may declare. Counted up to this ring, so
+  // that the ring that breaks the rule is the one reported.
+  auto func = (*this)->getParentOfType<mlir::gpu::GPUFuncOp>();
+  int64_t dynamicRings = 0, staticBytes = 0;
+  func.walk([&](AllocRingOp ring) {
+    if (ring.isDynamic())
+      ++dynamicRings;
+    else
+      staticBytes += ring.getReservedBytes();
+    return ring == *this ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (dynamicRings > 1 || staticBytes > kMaxStaticSharedBytes)
+    return emitOpError("(C2): a kernel holds at most one ring in dynamic "
+                       "shared memory (above ")
+           << kMaxStaticSharedBytes / 1024
+           << " KiB) and static rings of at most that much together";
+  return success();
 }
 
 bool AllocRingOp::isDynamic() {
-  return getRing().getType().getTotalBytes() > kMaxStaticSharedBytes;
+  if (getRingBytes(getRing().getType()) > kMaxStaticSharedBytes)
+    return true;
+  // When the kernel's rings do not fit the static limit together, its
+  // first ring (the B ring) moves to dynamic shared memory.
+  auto func = (*this)->getParentOfType<mlir::gpu::GPUFuncOp>();
+  if (!func)
+    return false;
+  int64_t total = 0;
+  AllocRingOp first;
+  func.walk([&](AllocRingOp ring) {
+    total += getRingBytes(ring.getRing().getType());
+    if (!first)
+      first = ring;
+  });
+  return total > kMaxStaticSharedBytes && first == *this;
 }
 
 int64_t AllocRingOp::getReservedBytes() {
-  int64_t bytes = getRing().getType().getTotalBytes();
+  int64_t bytes = getRingBytes(getRing().getType());
   return isDynamic() && getAlignment() > 128 ? bytes + getAlignment() : bytes;
 }
 
@@ -170,10 +228,19 @@ LogicalResult WaitOp::verify() {
 }
 
 LogicalResult LoadSparseAOp::verify() {
-  auto matrix = getEncodedMatrix(*this, getMatrix());
+  SparseAType result = getResult().getType();
+  if (failed(verifySparseARead(*this, getMatrix(), getValues(), getMeta(),
+                               result)))
+    return failure();
+  return verifyInKernel(*this, result.getLayout().getThreads());
+}
+
+namespace {
+LogicalResult verifySparseARead(Operation *op, RankedTensorType tensor,
+                                Value values, Value meta, SparseAType result) {
+  auto matrix = getEncodedMatrix(op, tensor);
   if (failed(matrix))
     return failure();
-  SparseAType result = getResult().getType();
   Type element = matrix->first.getElementType();
   // An i4 matrix's fragment bytes hold two values each; the registers hold
   // them widened to i8 (W4A8). Under a 16-bit MMA an i8 or i4 matrix's
@@ -182,34 +249,35 @@ LogicalResult LoadSparseAOp::verify() {
   bool integerMatrix =
       element.isSignlessInteger(8) || element.isSignlessInteger(4);
   if (integerMatrix)
-    stored = widened = IntegerType::get(getContext(), 8);
+    stored = widened = IntegerType::get(op->getContext(), 8);
   if (integerMatrix && result.getLayout().getOperandBits() == 16) {
     widened = result.getElementType();
     if (!widened.isF16() && !widened.isBF16())
-      return emitOpError("(C2): an integer matrix dequantized for ")
+      return op->emitOpError("(C2): an integer matrix dequantized for ")
              << stringifyMmaGeometry(result.getLayout().getGeometry())
              << " gives f16 or bf16 operands, got " << widened;
   }
-  if (failed(verifyElementType(*this, "C2", "`values`", elementOf(getValues()),
-                               stored)) ||
-      failed(verifyElementType(*this, "C2", "the result",
-                               result.getElementType(), widened)))
+  if (failed(
+          verifyElementType(op, "C2", "`values`", elementOf(values), stored)) ||
+      failed(verifyElementType(op, "C2", "the result", result.getElementType(),
+                               widened)))
     return failure();
-  if (!elementOf(getMeta()).isSignlessInteger(32))
-    return emitOpError("(C2): `meta` holds i32 metadata words, got ")
-           << getMeta().getType();
+  if (!elementOf(meta).isSignlessInteger(32))
+    return op->emitOpError("(C2): `meta` holds i32 metadata words, got ")
+           << meta.getType();
   EncodingAttr encoding = matrix->second;
   if (encoding.getM() != 4 && encoding.getV() % result.getRows() != 0)
-    return emitOpError("(C3): the tile's ")
+    return op->emitOpError("(C3): the tile's ")
            << result.getRows()
            << " rows must lie in one V block (v = " << encoding.getV()
            << ") to share one column-loc, unless m = 4";
   if (result.getCols() != 64)
-    return emitOpError("(C4): a value covers the 64 columns of K that one "
-                       "metadata word per lane describes, got ")
+    return op->emitOpError("(C4): a value covers the 64 columns of K that one "
+                           "metadata word per lane describes, got ")
            << result.getCols();
-  return verifyInKernel(*this, result.getLayout().getThreads());
+  return success();
 }
+} // namespace
 
 LogicalResult LoadBOp::verify() {
   RingType ring = getRing().getType();
@@ -315,17 +383,34 @@ LogicalResult WgmmaSpOp::verify() {
     return emitOpError("(C5): the ring must have the canonical "
                        "128-byte-swizzled layout: 16-byte chunks, period 8, "
                        "128-byte column blocks, rows a multiple of 8");
-  int64_t pending = getPendingAttr().getInt();
-  if (pending != 0 && pending != 1)
-    return emitOpError("(C6): pending must be 0 or 1, got ") << pending;
-  if (pending == 1 && (!getResult().hasOneUse() ||
-                       !isa<WgmmaSpOp>(*getResult().getUsers().begin()) ||
-                       getResult().getUses().begin()->getOperandNumber() !=
-                           cast<WgmmaSpOp>(*getResult().getUsers().begin())
-                               .getAccMutable()
-                               .getOperandNumber()))
-    return emitOpError("(C6): a result still running (pending = 1) may only "
-                       "be the accumulator of one vnm_gpu.wgmma_sp");
+  std::optional<int64_t> pending = getPending();
+  if (pending && *pending != 0 && *pending != 1)
+    return emitOpError("(C6): pending must be 0 or 1, got ") << *pending;
+  // A result still being written (pending = 1, or no pending: the MMA's
+  // group is not even closed) may only accumulate further.
+  auto feedsOneMma = [&] {
+    if (!getResult().hasOneUse())
+      return false;
+    OpOperand &use = *getResult().getUses().begin();
+    // Closed groups may run on into the next pair of a produce_consume
+    // (C7 there: only MMAs accumulate into it).
+    if (pending && isa<YieldOp>(use.getOwner()) &&
+        isa<ProduceConsumeOp>(use.getOwner()->getParentOp()))
+      return true;
+    auto next = dyn_cast<WgmmaSpOp>(use.getOwner());
+    return next &&
+           use.getOperandNumber() == next.getAccMutable().getOperandNumber();
+  };
+  if (pending.value_or(1) == 1 && !feedsOneMma())
+    return emitOpError("(C6): a result still running (")
+           << (pending ? "pending = 1" : "no pending: its group is open")
+           << ") may only be the accumulator of one vnm_gpu.wgmma_sp";
+  if (!pending) {
+    auto next = cast<WgmmaSpOp>(*getResult().getUses().begin()->getOwner());
+    if (next->getBlock() != (*this)->getBlock())
+      return emitOpError("(C6): the wgmma_sp that closes this MMA's group "
+                         "must follow it in its block");
+  }
   auto alloc = getRing().getDefiningOp<AllocRingOp>();
   if (!alloc || alloc.getAlignment() < 1024)
     return emitOpError("(C7): the ring must come from a vnm_gpu.alloc_ring "
@@ -397,4 +482,172 @@ LogicalResult GroupScaleOp::verify() {
            << last << " / " << perGroup << ") is below groups (" << groups
            << ")";
   return verifyInKernel(*this, getAcc().getType().getLayout().getThreads());
+}
+
+//===----------------------------------------------------------------------===//
+// Producer / consumer split
+//===----------------------------------------------------------------------===//
+
+LogicalResult StageSparseAOp::verify() {
+  ARingType ring = getRing().getType();
+  SparseAType tile = ring.getTile();
+  if (failed(
+          verifySparseARead(*this, getMatrix(), getValues(), getMeta(), tile)))
+    return failure();
+  if (!getMatrix().getElementType().isF16() &&
+      !getMatrix().getElementType().isBF16())
+    return emitOpError("(C2): stages f16 or bf16 fragments, got ")
+           << getMatrix().getElementType();
+  if (getLayout().getRowsPerThread() != 1)
+    return emitOpError("(C3): the copy's threads take a slot's 16-byte "
+                       "chunks round-robin (rows_per_thread = 1), got ")
+           << getLayout().getRowsPerThread();
+  auto split = (*this)->getParentOfType<ProduceConsumeOp>();
+  if (!split || !split.getProduce().isAncestor((*this)->getParentRegion()))
+    return emitOpError("(C4): only the produce region of a "
+                       "vnm_gpu.produce_consume stages A fragments (its "
+                       "protocol lands them before they are read)");
+  return verifyInKernel(*this, getLayout().getThreads());
+}
+
+LogicalResult LoadStagedAOp::verify() {
+  if (getResult().getType() != getRing().getType().getTile())
+    return emitOpError("(C1): the result must be the ring's tile type ")
+           << getRing().getType().getTile();
+  auto split = (*this)->getParentOfType<ProduceConsumeOp>();
+  if (!split || !split.getConsume().isAncestor((*this)->getParentRegion()))
+    return emitOpError("(C2): only the consume region of a "
+                       "vnm_gpu.produce_consume reads staged A fragments");
+  return verifyInKernel(*this, getResult().getType().getLayout().getThreads());
+}
+
+std::optional<int64_t> ProduceConsumeOp::getConsumerThreads() {
+  auto func = (*this)->getParentOfType<mlir::gpu::GPUFuncOp>();
+  if (!func)
+    return std::nullopt;
+  std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
+  if (!known || known->size() != 3)
+    return std::nullopt;
+  return (*known)[0] - getProducers();
+}
+
+namespace {
+
+/// The ring and slot that a ring-indexing op of a produce_consume region
+/// uses, or {} for other ops.
+std::pair<Value, Value> getIndexedSlot(Operation *op) {
+  return TypeSwitch<Operation *, std::pair<Value, Value>>(op)
+      .Case<GatherOp, CopyTileOp, StageSparseAOp, LoadStagedAOp, LoadBOp,
+            WgmmaSpOp>([](auto x) {
+        return std::make_pair(Value(x.getRing()), Value(x.getSlot()));
+      })
+      .Default([](Operation *) { return std::pair<Value, Value>(); });
+}
+
+int64_t getStages(Type ring) {
+  if (auto b = dyn_cast<RingType>(ring))
+    return b.getStages();
+  return cast<ARingType>(ring).getStages();
+}
+
+} // namespace
+
+LogicalResult ProduceConsumeOp::verify() {
+  auto func = (*this)->getParentOfType<mlir::gpu::GPUFuncOp>();
+  if (!func || (*this)->getBlock() != &func.getBody().front())
+    return emitOpError("(C5): sits in the body block of a gpu.func (after "
+                       "it only the consumers run)");
+  int64_t stages = getStages();
+  if (stages < 2 || stages > 8)
+    return emitOpError("(C1): stages must be in [2, 8], got ") << stages;
+  int64_t producers = getProducers();
+  if (producers <= 0 || producers % 128 != 0)
+    return emitOpError("(C2): producers must be whole warpgroups (a "
+                       "positive multiple of 128 threads), got ")
+           << producers;
+  std::optional<int64_t> consumers = getConsumerThreads();
+  if (consumers && (*consumers <= 0 || *consumers % 128 != 0))
+    return emitOpError("(C2): the kernel's block leaves ")
+           << *consumers << " consumer threads; they must be whole "
+           << "warpgroups";
+  int64_t producerRegs = getProducerRegisters();
+  int64_t consumerRegs = getConsumerRegisters();
+  for (int64_t regs : {producerRegs, consumerRegs})
+    if (regs < 24 || regs > 256 || regs % 8 != 0)
+      return emitOpError("(C3): registers per thread must be multiples of 8 "
+                         "in [24, 256], got ")
+             << regs;
+  if (consumers && producers * producerRegs + *consumers * consumerRegs > 65536)
+    return emitOpError("(C3): ")
+           << producers << " x " << producerRegs << " + " << *consumers << " x "
+           << consumerRegs << " registers exceed the multiprocessor's 65536";
+
+  // C4: region signatures.
+  Type i32 = IntegerType::get(getContext(), 32);
+  Block &produce = getProduce().front(), &consume = getConsume().front();
+  if (produce.getNumArguments() != 2 ||
+      produce.getArgument(0).getType() != i32 ||
+      produce.getArgument(1).getType() != i32 ||
+      produce.getTerminator()->getNumOperands() != 0)
+    return emitOpError("(C4): the produce region takes (pair: i32, slot: "
+                       "i32) and yields nothing");
+  TypeRange inits = getInits().getTypes();
+  SmallVector<Type> consumeArgs = {i32, i32};
+  llvm::append_range(consumeArgs, inits);
+  if (TypeRange(consume.getArgumentTypes()) != TypeRange(consumeArgs) ||
+      TypeRange(consume.getTerminator()->getOperandTypes()) != inits ||
+      TypeRange(getResultTypes()) != inits)
+    return emitOpError("(C4): the consume region takes (pair: i32, slot: "
+                       "i32, iter_args...) and yields the iter_args' types, "
+                       "which are the results'");
+
+  // C1 (rings), C6 (what each region may do).
+  for (Region *region : {&getProduce(), &getConsume()}) {
+    bool producing = region == &getProduce();
+    Value slot = region->front().getArgument(1);
+    WalkResult walk = region->walk([&](Operation *op) {
+      if (isa<WaitOp>(op) ||
+          (producing && isa<MmaSpOp, WgmmaSpOp, LoadStagedAOp, LoadBOp>(op)) ||
+          (!producing && isa<GatherOp, CopyTileOp, StageSparseAOp>(op))) {
+        op->emitOpError("(C6): cannot sit in the ")
+            << (producing ? "produce" : "consume")
+            << " region of vnm_gpu.produce_consume (the producer copies into "
+               "slots, the consumers read them; the op's barriers replace "
+               "vnm_gpu.wait)";
+        return WalkResult::interrupt();
+      }
+      auto [ring, used] = getIndexedSlot(op);
+      if (!ring)
+        return WalkResult::advance();
+      if (::getStages(ring.getType()) != stages || used != slot) {
+        op->emitOpError("(C1): a ring of vnm_gpu.produce_consume must have ")
+            << stages << " stages and be indexed by its region's slot";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  // C7: the slot of pair p is released after the consumers' region for
+  // p + 1, whose last MMA must have waited for the MMAs of p.
+  WgmmaSpOp last;
+  getConsume().walk([&](WgmmaSpOp mma) { last = mma; });
+  if (last && !last.getPending())
+    return emitOpError("(C7): the consume region's last vnm_gpu.wgmma_sp "
+                       "must close its group with `pending`");
+  // An accumulator yielded while its MMAs may still run is, in the next
+  // pair, only the accumulator of further MMAs.
+  for (BlockArgument arg : consume.getArguments().drop_front(2))
+    for (OpOperand &use : arg.getUses()) {
+      auto mma = dyn_cast<WgmmaSpOp>(use.getOwner());
+      bool accumulates = mma && use.getOperandNumber() ==
+                                    mma.getAccMutable().getOperandNumber();
+      bool passedOn = isa<YieldOp>(use.getOwner());
+      if (last && !accumulates && !passedOn)
+        return emitOpError("(C7): an iter_arg of the consume region may still "
+                           "be written by the previous pair's MMAs; it may "
+                           "only be a vnm_gpu.wgmma_sp accumulator");
+    }
+  return success();
 }

@@ -246,3 +246,18 @@ LogicalResult AccType::verify(function_ref<InFlightDiagnostic()> emitError,
                          layout.getWarpsN() * layout.getInstrN(),
                          /*exactRows=*/false);
 }
+
+LogicalResult ARingType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t stages, SparseAType tile) {
+  if (stages < 1 || stages > 8)
+    return emitError() << "!vnm_gpu.a_ring (C1): stages must be in [1, 8], "
+                          "got "
+                       << stages;
+  if (!tile.getLayout().isWarpgroupMma() || tile.getCols() != 64 ||
+      !isFloatOperand(tile.getElementType()))
+    return emitError() << "!vnm_gpu.a_ring (C2): a slot holds one k-tile pair "
+                          "(64 columns) of an f16 or bf16 wgmma_sp_m64nNk32 "
+                          "tile, got "
+                       << tile;
+  return success();
+}

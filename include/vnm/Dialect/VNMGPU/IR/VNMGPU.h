@@ -44,6 +44,13 @@ inline constexpr int64_t kGroupsPerPair = 16;
 /// block's dynamic shared memory, which the host must allow for the kernel.
 inline constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
+/// The shared-memory bytes of all slots of a B ring or an A ring.
+inline int64_t getRingBytes(mlir::Type ring) {
+  if (auto b = llvm::dyn_cast<RingType>(ring))
+    return b.getTotalBytes();
+  return llvm::cast<ARingType>(ring).getTotalBytes();
+}
+
 } // namespace vnm::vnm_gpu
 
 #endif // VNM_DIALECT_VNMGPU_IR_VNMGPU_H

@@ -24,10 +24,12 @@ def VNMGPU_MatrixAttr : TypeAttrOf<AnyRankedTensor>;
 def VNMGPU_AllocRingOp : VNMGPU_Op<"alloc_ring", [MemoryEffects<[MemAlloc]>]> {
   let summary = "the block's shared-memory ring";
   let description = [{
-    Reserves the ring in the block's shared memory (static up to 48 KiB,
-    dynamic beyond), its first slot aligned to `alignment` bytes (default
-    128; the canonical 128-byte-swizzled layout of `vnm_gpu.wgmma_sp` needs
-    1024). Its contents are undefined until a copy into a slot has landed.
+    Reserves the ring (a B ring or an A ring) in the block's shared memory
+    (static while the kernel's rings fit 48 KiB together; beyond, a ring
+    larger than that and otherwise the kernel's first ring live in dynamic
+    shared memory), its first slot aligned to `alignment` bytes (default 128; the canonical 128-byte-swizzled layout
+    of `vnm_gpu.wgmma_sp` needs 1024). Its contents are undefined until a
+    copy into a slot has landed.
 
     ```mlir
     %ring = vnm_gpu.alloc_ring
@@ -35,7 +37,7 @@ def VNMGPU_AllocRingOp : VNMGPU_Op<"alloc_ring", [MemoryEffects<[MemAlloc]>]> {
     ```
   }];
   let arguments = (ins DefaultValuedAttr<I64Attr, "128">:$alignment);
-  let results = (outs VNMGPU_RingType:$ring);
+  let results = (outs AnyTypeOf<[VNMGPU_RingType, VNMGPU_ARingType]>:$ring);
   let assemblyFormat = "attr-dict `:` qualified(type($ring))";
   let extraClassDeclaration = [{
     /// Whether the ring lives in dynamic shared memory.
@@ -246,10 +248,13 @@ def VNMGPU_WgmmaSpOp : VNMGPU_Op<"wgmma_sp",
     rows `offset` .. `offset + 31` of slot `slot` (K rows by all of the
     slot's columns): one `wgmma.mma_async.sp` m64nNk32 per warpgroup of the
     layout, N the tile's columns, B read through a descriptor of the ring's
-    canonical layout (docs/hopper.md). The MMA runs asynchronously: the op
-    returns once at most `pending` of the thread's MMA groups are still
-    running, so a result with `pending = 1` may only feed the next
-    `vnm_gpu.wgmma_sp`, which accumulates into the same registers.
+    canonical layout (docs/hopper.md). The MMA runs asynchronously: with
+    `pending` the op closes a group of MMAs (itself and the `wgmma_sp`s
+    without `pending` just before it) and returns once at most `pending` of
+    the thread's groups are still running, so a result with `pending = 1`
+    may only feed the next `vnm_gpu.wgmma_sp`, which accumulates into the
+    same registers. Without `pending` it joins the group the next
+    `wgmma_sp` closes, and its result feeds only that one.
 
     ```mlir
     %acc1 = vnm_gpu.wgmma_sp %a[0], %ring[%slot] offset(0), %acc0 pending(1)
@@ -258,11 +263,11 @@ def VNMGPU_WgmmaSpOp : VNMGPU_Op<"wgmma_sp",
   }];
   let arguments = (ins VNMGPU_SparseAType:$a, I64Attr:$step,
                    VNMGPU_RingType:$ring, I32:$slot, I64Attr:$offset,
-                   VNMGPU_AccType:$acc, I64Attr:$pending);
+                   VNMGPU_AccType:$acc, OptionalAttr<I64Attr>:$pending);
   let results = (outs VNMGPU_AccType:$result);
   let assemblyFormat = [{
     $a `[` $step `]` `,` $ring `[` $slot `]` `offset` `(` $offset `)` `,`
-    $acc `pending` `(` $pending `)` attr-dict `:` qualified(type($a)) `,`
+    $acc (`pending` `(` $pending^ `)`)? attr-dict `:` qualified(type($a)) `,`
     qualified(type($ring)) `,` qualified(type($acc))
   }];
 }
@@ -370,6 +375,120 @@ def VNMGPU_SampledStoreOp : VNMGPU_Op<"sampled_store",
     $acc `into` $values `[` $row `,` $group `]` `meta` `(` $meta `)`
     attr-dict `:` qualified(type($acc)) `,` type($meta) `,` type($values)
   }];
+}
+
+def VNMGPU_StageSparseAOp : VNMGPU_Op<"stage_sparse_a",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copy a k-tile pair's sparse A fragments into an A ring slot";
+  let description = [{
+    Starts the asynchronous copy of what `vnm_gpu.load_sparse_a` would read
+    for rows `row` .. and k-tile pair `pair` (same arrays, same rules) into
+    slot `slot` of an A ring, in the slot's layout. The threads of `layout`
+    copy the slot's 16-byte chunks round-robin (`rows_per_thread = 1`).
+    Only the producer of a `vnm_gpu.produce_consume` copies: the copy lands
+    before the consumers read the slot.
+
+    ```mlir
+    vnm_gpu.stage_sparse_a %values, %meta[%row, %pair] into %aring[%slot]
+        {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 1>,
+         matrix = tensor<4096x4096xf16, #vnm.encoding<v = 128, n = 2, m = 8>>}
+        : memref<?xf16>, memref<?xi32>, !a_ring
+    ```
+  }];
+  let arguments = (ins VNMGPU_FlatBuffer:$values, VNMGPU_FlatBuffer:$meta,
+                   I32:$row, I32:$pair, VNMGPU_ARingType:$ring, I32:$slot,
+                   VNMGPU_MatrixAttr:$matrix, VNMGPU_CopyLayoutAttr:$layout);
+  let assemblyFormat = [{
+    $values `,` $meta `[` $row `,` $pair `]` `into` $ring `[` $slot `]`
+    attr-dict `:` type($values) `,` type($meta) `,` qualified(type($ring))
+  }];
+}
+
+def VNMGPU_LoadStagedAOp : VNMGPU_Op<"load_staged_a",
+    [MemoryEffects<[MemRead]>]> {
+  let summary = "load sparse A fragments from an A ring slot";
+  let description = [{
+    The sparse A tile that `vnm_gpu.stage_sparse_a` copied into slot
+    `slot`, loaded into the registers of its layout (the consumers of a
+    `vnm_gpu.produce_consume`).
+
+    ```mlir
+    %a = vnm_gpu.load_staged_a %aring[%slot] : !a_ring -> !sparse_a
+    ```
+  }];
+  let arguments = (ins VNMGPU_ARingType:$ring, I32:$slot);
+  let results = (outs VNMGPU_SparseAType:$result);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` attr-dict `:` qualified(type($ring)) `->`
+    qualified(type($result))
+  }];
+}
+
+def VNMGPU_ProduceConsumeOp : VNMGPU_Op<"produce_consume",
+    [RecursiveMemoryEffects]> {
+  let summary = "a K loop split between a producer and consumer warpgroups";
+  let description = [{
+    Runs the k-tile pairs `lower` .. `upper - 1` of a block with its threads
+    split in two roles: the last `producers` threads (a warpgroup) run the
+    `produce` region for each pair, the others the `consume` region. Pair
+    `p` uses slot `s = (p - lower) mod stages` of the rings its regions
+    index; both regions receive `(p, s)`, and `consume` also the values it
+    yielded for the previous pair (`iter_args` for the first).
+
+    The op owns the protocol that makes this correct: the producer writes a
+    slot only after the consumers have released it, and the consumers read
+    it only after the producer's copies into it have landed (one `mbarrier`
+    pair per slot on the GPU). The consumers release the slot of pair `p`
+    after their region for pair `p + 1` has run, whose last `wgmma_sp`
+    waited for all MMAs but that pair's. Each role's registers are set with
+    `setmaxnreg` (`registers` for the producers, `consumer_registers` for
+    the consumers). The results are the consumers' last yield.
+
+    After the op only the consumers run: the producers leave the kernel. On
+    the CPU the two regions run in lockstep, the produce region of a pair
+    and then its consume region, one valid schedule of the protocol.
+
+    ```mlir
+    %acc = vnm_gpu.produce_consume %c0 to %pairs stages(4)
+        producers(128, registers = 40) consumer_registers(232)
+        iter_args(%zero : !acc)
+      produce {
+      ^bb0(%pair: i32, %slot: i32):
+        vnm_gpu.copy_tile ... into %ring[%slot] ...
+        vnm_gpu.stage_sparse_a ... into %aring[%slot] ...
+        vnm_gpu.yield
+      } consume {
+      ^bb0(%pair: i32, %slot: i32, %acc: !acc):
+        %a = vnm_gpu.load_staged_a %aring[%slot] : !a_ring -> !sparse_a
+        %0 = vnm_gpu.wgmma_sp %a[0], %ring[%slot] offset(0), %acc : ...
+        %1 = vnm_gpu.wgmma_sp %a[1], %ring[%slot] offset(32), %0 pending(1) : ...
+        vnm_gpu.yield %1 : !acc
+      } -> !acc
+    ```
+  }];
+  let arguments = (ins I32:$lower, I32:$upper, Variadic<AnyType>:$inits,
+                   I64Attr:$stages, I64Attr:$producers,
+                   I64Attr:$producerRegisters, I64Attr:$consumerRegisters);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$produce, SizedRegion<1>:$consume);
+  let assemblyFormat = [{
+    $lower `to` $upper `stages` `(` $stages `)` `producers` `(` $producers
+    `,` `registers` `=` $producerRegisters `)` `consumer_registers` `(`
+    $consumerRegisters `)` (`iter_args` `(` $inits^ `:` type($inits) `)`)?
+    `produce` $produce `consume` $consume attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    /// The block's consumer threads, when the kernel states its block size.
+    std::optional<int64_t> getConsumerThreads();
+  }];
+}
+
+def VNMGPU_YieldOp : VNMGPU_Op<"yield",
+    [Pure, Terminator, ParentOneOf<["ProduceConsumeOp"]>]> {
+  let summary = "end a region of vnm_gpu.produce_consume";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let hasVerifier = 0;
 }
 
 #endif // VNM_DIALECT_VNMGPU_IR_VNMGPUOPS_TD

@@ -121,4 +121,37 @@ def VNMGPU_AccType : VNMGPU_TileType<"Acc", "acc",
   }];
 }
 
+def VNMGPU_ARingType : VNMGPU_Type<"ARing", "a_ring"> {
+  let summary = "a ring of shared-memory slots holding sparse A fragments";
+  let description = [{
+    `stages` slots in the block's shared memory, each holding one k-tile
+    pair of a `!vnm_gpu.sparse_a` tile in the order its threads read it:
+    for each 16-row tile the pair's two k-tiles of value words (32 lanes x
+    16 bytes each), then for each 16-row tile its metadata words (32 lanes
+    x 4 bytes). `vnm_gpu.stage_sparse_a` fills a slot (the producer of a
+    `vnm_gpu.produce_consume`), `vnm_gpu.load_staged_a` reads it.
+
+    ```mlir
+    !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [8, 1]>>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages,
+                        "::vnm::vnm_gpu::SparseAType":$tile);
+  let assemblyFormat = "`<` $stages `,` qualified($tile) `>`";
+  let extraClassDeclaration = [{
+    /// 16-row tiles of a slot.
+    int64_t getRowTiles() const { return getTile().getRows() / 16; }
+    /// Bytes of one row tile's value words (two k-tiles) and metadata.
+    static constexpr int64_t kValueBytesPerRowTile = 2 * 32 * 16;
+    static constexpr int64_t kMetaBytesPerRowTile = 32 * 4;
+    int64_t getMetaOffset() const {
+      return getRowTiles() * kValueBytesPerRowTile;
+    }
+    int64_t getSlotBytes() const {
+      return getRowTiles() * (kValueBytesPerRowTile + kMetaBytesPerRowTile);
+    }
+    int64_t getTotalBytes() const { return getStages() * getSlotBytes(); }
+  }];
+}
+
 #endif // VNM_DIALECT_VNMGPU_IR_VNMGPUTYPES_TD
