@@ -28,7 +28,7 @@ gpu.module @two_dynamic {
 gpu.module @outside {
   gpu.func @outside(%v: memref<?xf16>, %meta: memref<?xi32>, %i: i32) kernel {
     %aring = vnm_gpu.alloc_ring : !vnm_gpu.a_ring<4, !xa>
-    // expected-error @+1 {{'vnm_gpu.stage_sparse_a' op (C4): only the produce region of a vnm_gpu.produce_consume stages A fragments (its protocol lands them before they are read)}}
+    // expected-error @+1 {{'vnm_gpu.stage_sparse_a' op (C6): only the produce region of a vnm_gpu.produce_consume stages A fragments (its protocol lands them before they are read)}}
     vnm_gpu.stage_sparse_a %v, %meta[%i, %i] into %aring[%i]
         {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 1>,
          matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
@@ -657,7 +657,7 @@ gpu.module @split {
         vnm_gpu.copy_tile %rhs[%pair, %col] bounds(%c4096, %n) ld(%n)
             into %ring[%slot] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 8>}
             : memref<?xf16>, !sring
-        // expected-error @+1 {{'vnm_gpu.stage_sparse_a' op (C3): the copy's threads take a slot's 16-byte chunks round-robin (rows_per_thread = 1), got 2}}
+        // expected-error @+1 {{'vnm_gpu.stage_sparse_a' op (C5): the copy's threads take a slot's 16-byte chunks round-robin (rows_per_thread = 1), got 2}}
         vnm_gpu.stage_sparse_a %v, %meta[%row, %pair] into %aring[%slot]
             {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 2>,
              matrix = tensor<4096x4096xf16, #vnm.encoding<v = 128, n = 2, m = 4>>}

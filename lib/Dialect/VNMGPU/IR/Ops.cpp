@@ -499,12 +499,12 @@ LogicalResult StageSparseAOp::verify() {
     return emitOpError("(C2): stages f16 or bf16 fragments, got ")
            << getMatrix().getElementType();
   if (getLayout().getRowsPerThread() != 1)
-    return emitOpError("(C3): the copy's threads take a slot's 16-byte "
+    return emitOpError("(C5): the copy's threads take a slot's 16-byte "
                        "chunks round-robin (rows_per_thread = 1), got ")
            << getLayout().getRowsPerThread();
   auto split = (*this)->getParentOfType<ProduceConsumeOp>();
   if (!split || !split.getProduce().isAncestor((*this)->getParentRegion()))
-    return emitOpError("(C4): only the produce region of a "
+    return emitOpError("(C6): only the produce region of a "
                        "vnm_gpu.produce_consume stages A fragments (its "
                        "protocol lands them before they are read)");
   return verifyInKernel(*this, getLayout().getThreads());
