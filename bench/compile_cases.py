@@ -107,8 +107,8 @@ def main():
     ap.add_argument("--chip", default="sm_90", choices=("sm_80", "sm_90", "sm_90a"),
                     help="the GPU the kernels are for")
     ap.add_argument("--recipe", default="auto",
-                    choices=("auto", "mma-sp", "wgmma-sp"),
-                    help="the kernel recipe (wgmma-sp: sm_90a only)")
+                    choices=("auto", "mma-sp", "wgmma-sp", "wgmma-sp-ws"),
+                    help="the kernel recipe (wgmma-sp, wgmma-sp-ws: sm_90a only)")
     ap.add_argument("--block-cols", type=int, default=0,
                     help="forwarded to the pipeline (wgmma-sp: 128 or 256; 0: the heuristic)")
     ap.add_argument("--block-rows", type=int, default=0,

@@ -190,6 +190,22 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
                          np.int32(n), np.int32(ldb), np.int32(ld)),
            shared_mem=dynamic_shared)
 
+    if "tensor_maps" in contract:
+        # A kernel that takes B as a tensor map runs through vnm's own
+        # launcher, which makes the map (CuPy passes no 128-byte values).
+        from vnm.launch import GpuKernel
+        with open(os.path.join(build_dir, "kernels", kernel["ptx"])) as f:
+            gpu_kernel = GpuKernel(f.read(), contract)
+        stream = torch.cuda.current_stream().cuda_stream
+
+        def launch(s):  # noqa: F811 (replaces the CuPy launch)
+            b, y = s
+            gpu_kernel.launch({"frag_values": fv.data_ptr(),
+                               "frag_meta": fm.data_ptr(),
+                               "colidx": ci.data_ptr(), "rhs": b.data_ptr(),
+                               "out": y.data_ptr(), "bias": bias.data_ptr(),
+                               "n": n, "ldb": ldb, "ldc": ld}, n, stream)
+
     # Correctness on fresh data. The output is poisoned with NaN, or, when
     # the kernel accumulates into it, filled with a random accumulator whose
     # padding columns are NaN.

@@ -52,6 +52,24 @@ VNM_CAPI_EXPORTED VnmStatus vnmGpuKernelLaunch(VnmGpuKernel kernel,
                                                const uint32_t block[3],
                                                void *stream, void **params);
 
+/// Bytes of a tensor map (CUtensorMap), which a kernel takes by value for
+/// each of its contract's `tensor_maps` parameters.
+#define VNM_GPU_TENSOR_MAP_BYTES 128
+
+/// Encodes into `map` (VNM_GPU_TENSOR_MAP_BYTES bytes, any alignment) the
+/// tensor map of a row-major matrix at device address `address`: `rows` x
+/// `cols` elements of `elementBytes` bytes, rows `ld` elements apart, read
+/// in boxes of `boxRows` x `boxCols` elements written to shared memory with
+/// a `swizzleBytes` swizzle (0, 32, 64 or 128); elements outside the
+/// matrix read as zeros. The contract's `tensor_maps` entry of a parameter
+/// gives every number but the address. The bounds the driver imposes
+/// (16-byte aligned address and pitch, boxes of at most 256 rows and of
+/// the swizzle's width) are checked first and named when violated.
+VNM_CAPI_EXPORTED VnmStatus
+vnmGpuTensorMapEncode(const void *address, int64_t elementBytes, int64_t rows,
+                      int64_t cols, int64_t ld, int64_t boxRows,
+                      int64_t boxCols, int64_t swizzleBytes, void *map);
+
 /// Unloads the kernel's module; a null kernel is a no-op.
 VNM_CAPI_EXPORTED void vnmGpuKernelDestroy(VnmGpuKernel kernel);
 

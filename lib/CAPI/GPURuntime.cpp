@@ -269,6 +269,113 @@ VnmStatus vnmGpuKernelLaunch(VnmGpuKernel kernel, const uint32_t grid[3],
   return okStatus();
 }
 
+namespace {
+
+// CUtensorMapDataType, CUtensorMapInterleave, CUtensorMapSwizzle,
+// CUtensorMapL2promotion and CUtensorMapFloatOOBfill values.
+constexpr int kTensorMapUint8 = 0, kTensorMapUint16 = 1, kTensorMapUint32 = 2;
+constexpr int kInterleaveNone = 0;
+constexpr int kL2Promotion256B = 3;
+constexpr int kOobFillZeros = 0;
+
+using EncodeTiled = CUresult (*)(void *, int, uint32_t, void *,
+                                 const uint64_t *, const uint64_t *,
+                                 const uint32_t *, const uint32_t *, int, int,
+                                 int, int);
+
+/// cuTensorMapEncodeTiled (CUDA 12 and later drivers), looked up at its
+/// first use so that kernels without tensor maps load on any driver.
+EncodeTiled encodeTiled(std::string &error) {
+  static std::once_flag once;
+  static EncodeTiled function = nullptr;
+  std::call_once(once, [] {
+    const char *override = std::getenv("VNM_CUDA_DRIVER");
+    const char *path = override && *override ? override : "libcuda.so.1";
+    if (void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL))
+      function = reinterpret_cast<EncodeTiled>(
+          dlsym(handle, "cuTensorMapEncodeTiled"));
+  });
+  if (!function)
+    error = "the CUDA driver lacks cuTensorMapEncodeTiled (a CUDA 12 or "
+            "later driver makes tensor maps)";
+  return function;
+}
+
+/// Why the driver would refuse the tensor map, or an empty string.
+std::string checkTensorMap(const void *address, int64_t elementBytes,
+                           int64_t rows, int64_t cols, int64_t ld,
+                           int64_t boxRows, int64_t boxCols,
+                           int64_t swizzleBytes) {
+  if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4)
+    return "elements of " + std::to_string(elementBytes) +
+           " bytes (1, 2 or 4 are supported)";
+  if (!address || reinterpret_cast<uintptr_t>(address) % 16 != 0)
+    return "the matrix's address must be non-null and 16-byte aligned";
+  constexpr int64_t kMaxDim = int64_t(1) << 32;
+  if (rows < 1 || cols < 1 || rows > kMaxDim || cols > kMaxDim)
+    return "a " + std::to_string(rows) + " x " + std::to_string(cols) +
+           " matrix (each dimension must be in [1, 2^32])";
+  if (ld < cols || (ld * elementBytes) % 16 != 0 ||
+      ld * elementBytes >= (int64_t(1) << 40))
+    return "a row pitch of " + std::to_string(ld) +
+           " elements (at least the columns, " + std::to_string(cols) +
+           ", and a multiple of 16 bytes)";
+  if (swizzleBytes != 0 && swizzleBytes != 32 && swizzleBytes != 64 &&
+      swizzleBytes != 128)
+    return "a " + std::to_string(swizzleBytes) +
+           "-byte swizzle (0, 32, 64 or 128)";
+  if (boxRows < 1 || boxRows > 256 || boxCols < 1 || boxCols > 256 ||
+      (boxCols * elementBytes) % 16 != 0 ||
+      (swizzleBytes && boxCols * elementBytes > swizzleBytes))
+    return "a box of " + std::to_string(boxRows) + " x " +
+           std::to_string(boxCols) +
+           " elements (at most 256 each, rows of a multiple of 16 bytes and "
+           "at most the swizzle's width)";
+  return {};
+}
+
+} // namespace
+
+VnmStatus vnmGpuTensorMapEncode(const void *address, int64_t elementBytes,
+                                int64_t rows, int64_t cols, int64_t ld,
+                                int64_t boxRows, int64_t boxCols,
+                                int64_t swizzleBytes, void *map) {
+  if (!map)
+    return errorStatus("vnmGpuTensorMapEncode: no result buffer given");
+  std::string invalid = checkTensorMap(address, elementBytes, rows, cols, ld,
+                                       boxRows, boxCols, swizzleBytes);
+  if (!invalid.empty())
+    return errorStatus("vnmGpuTensorMapEncode: " + invalid);
+  const DriverState &state = driverState();
+  if (!state.error.empty())
+    return errorStatus(state.error);
+  std::string error;
+  EncodeTiled encode = encodeTiled(error);
+  if (!encode)
+    return errorStatus(std::move(error));
+  int dataType = elementBytes == 1   ? kTensorMapUint8
+                 : elementBytes == 2 ? kTensorMapUint16
+                                     : kTensorMapUint32;
+  int swizzle = swizzleBytes == 0    ? 0
+                : swizzleBytes == 32 ? 1
+                : swizzleBytes == 64 ? 2
+                                     : 3;
+  // Innermost dimension first: columns, then rows.
+  uint64_t dims[2] = {uint64_t(cols), uint64_t(rows)};
+  uint64_t strides[1] = {uint64_t(ld * elementBytes)};
+  uint32_t box[2] = {uint32_t(boxCols), uint32_t(boxRows)};
+  uint32_t elementStrides[2] = {1, 1};
+  alignas(64) unsigned char encoded[VNM_GPU_TENSOR_MAP_BYTES] = {};
+  if (CUresult r = encode(encoded, dataType, 2, const_cast<void *>(address),
+                          dims, strides, box, elementStrides, kInterleaveNone,
+                          swizzle, kL2Promotion256B, kOobFillZeros);
+      r != kSuccess)
+    return errorStatus("cannot make the tensor map: " +
+                       describe(state.driver, r));
+  std::memcpy(map, encoded, sizeof(encoded));
+  return okStatus();
+}
+
 void vnmGpuKernelDestroy(VnmGpuKernel kernel) {
   auto *loaded = static_cast<Kernel *>(kernel.ptr);
   if (!loaded)

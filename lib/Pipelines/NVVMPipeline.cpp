@@ -61,8 +61,9 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
   Option<std::string> recipe{
       *this, "recipe",
       llvm::cl::desc("Kernel recipe: auto (the one measured fastest: mma.sp "
-                     "on every chip today), mma-sp, or wgmma-sp (sm_90a, "
-                     "f16/bf16 weights)"),
+                     "on every chip today), mma-sp, wgmma-sp (sm_90a, "
+                     "f16/bf16 weights), or wgmma-sp-ws (wgmma-sp with a "
+                     "TMA producer warpgroup for M = 4)"),
       llvm::cl::init("auto")};
   Option<bool> registerGather{
       *this, "register-gather",
@@ -98,7 +99,8 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "vnm-pipeline-kernels,"
       "gpu.module(convert-vnm-gpu-to-nvvm,loop-invariant-code-motion,cse,"
       "convert-scf-to-cf,"
-      "convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,"
+      "convert-gpu-to-nvvm,vnm-mark-tensor-map-params,convert-nvvm-to-llvm,"
+      "canonicalize,cse,"
       "reconcile-unrealized-casts),"
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
       "gpu-module-to-binary{{format={3}}",
@@ -119,11 +121,15 @@ checkOptions(const NVVMPipelineOptions &options) {
           vnm::checkNVVMTarget(options.chip, options.features))
     return reason;
   StringRef recipe = options.recipe;
-  if (recipe != "auto" && recipe != "mma-sp" && recipe != "wgmma-sp")
-    return ("recipe '" + recipe + "' must be auto, mma-sp or wgmma-sp").str();
-  if (recipe == "wgmma-sp" && options.chip != "sm_90a")
-    return "recipe wgmma-sp needs chip sm_90a (wgmma.sp is an sm_90a "
-           "instruction), got chip '" +
+  bool hopper = recipe == "wgmma-sp" || recipe == "wgmma-sp-ws";
+  if (recipe != "auto" && recipe != "mma-sp" && !hopper)
+    return ("recipe '" + recipe +
+            "' must be auto, mma-sp, wgmma-sp or wgmma-sp-ws")
+        .str();
+  if (hopper && options.chip != "sm_90a")
+    return "recipe " + recipe.str() +
+           " needs chip sm_90a (wgmma.sp is an sm_90a instruction), got chip "
+           "'" +
            options.chip + "'";
   StringRef format = options.format;
   if (format != "isa" && format != "bin" && format != "fatbin")

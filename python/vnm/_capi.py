@@ -122,6 +122,10 @@ _PROTOTYPES = {
         [GpuKernel, U32x3, U32x3, _p, ctypes.POINTER(ctypes.c_void_p)],
     ),
     "vnmGpuKernelDestroy": (None, [GpuKernel]),
+    "vnmGpuTensorMapEncode": (
+        Status,
+        [_p, _i64, _i64, _i64, _i64, _i64, _i64, _i64, _p],
+    ),
     # JaxFFI.cpp (built where XLA's FFI headers were found)
     "vnmJaxKernelRegister": (Status, [StringRef, StringRef, _i64, ctypes.POINTER(_i64)]),
     # Format.h

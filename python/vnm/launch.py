@@ -13,7 +13,10 @@ LLVM.
 
 Values are device pointers (ints) for the contract's "ptr" parameters and
 ints for its "i32" ones; a pointer parameter given None is passed as null
-(an absent bias). docs/gpu.md describes the contract.
+(an absent bias). A "tensor_map" parameter is given the device pointer of
+its matrix too: the launcher makes the tensor map the contract's
+`tensor_maps` entry describes (bounds and pitch from constants or other
+parameters) and passes it by value. docs/gpu.md describes the contract.
 """
 
 import ctypes
@@ -24,7 +27,31 @@ from . import _capi
 from ._capi import lib
 from ._errors import VNMError
 
-_CTYPES = {"ptr": ctypes.c_uint64, "i32": ctypes.c_int32}
+_TENSOR_MAP_BYTES = 128
+_CTYPES = {"ptr": ctypes.c_uint64, "i32": ctypes.c_int32,
+           "tensor_map": ctypes.c_uint8 * _TENSOR_MAP_BYTES}
+
+
+def encode_tensor_map(address: int, entry: Mapping, values: Mapping[str, Optional[int]],
+                      into=None):
+    """The tensor map (128 bytes) of the matrix at device address `address`
+    that a contract's `tensor_maps` entry describes; its rows, cols and ld
+    are ints or names of parameters whose `values` hold them."""
+    def number(key):
+        value = entry[key]
+        if isinstance(value, str):
+            if values.get(value) is None:
+                raise VNMError(f"the tensor map's {key} is parameter {value}, which has "
+                               "no value")
+            value = values[value]
+        return int(value)
+
+    box = into if into is not None else (ctypes.c_uint8 * _TENSOR_MAP_BYTES)()
+    _capi.check(lib.vnmGpuTensorMapEncode(
+        ctypes.c_void_p(int(address)), int(entry["element_bytes"]), number("rows"),
+        number("cols"), number("ld"), int(entry["box_rows"]), int(entry["box_cols"]),
+        int(entry["swizzle_bytes"]), ctypes.cast(box, ctypes.c_void_p)))
+    return box
 
 
 def launch_grid(contract: Mapping, n: int) -> Tuple[int, int, int]:
@@ -51,6 +78,11 @@ class GpuKernel:
             raise VNMError(f"the contract's param_types {types} do not describe its "
                            f"params {self.params}")
         self.param_types = list(types)
+        self.tensor_maps = dict(self.contract.get("tensor_maps", {}))
+        unmapped = [p for p, t in zip(self.params, types)
+                    if t == "tensor_map" and p not in self.tensor_maps]
+        if unmapped:
+            raise VNMError(f"the contract's tensor_maps do not describe {unmapped}")
         self.block = tuple(int(b) for b in self.contract["block"])
         image = binary.encode() if isinstance(binary, str) else bytes(binary)
         image_ref, keep_image = _capi.string_ref(image)
@@ -89,6 +121,9 @@ class GpuKernel:
                     raise VNMError(f"no value for the kernel parameters {missing}") from None
                 if value is None and kind != "ptr":
                     raise VNMError(f"parameter {name} ({kind}) needs a value")
+                if kind == "tensor_map":
+                    encode_tensor_map(value, self.tensor_maps[name], values, into=box)
+                    continue
                 value = 0 if value is None else int(value)
                 if kind == "i32" and not -2**31 <= value < 2**31:
                     raise VNMError(f"parameter {name} (i32) cannot hold {value}")

@@ -38,7 +38,7 @@
 // NOT-PTX: error: vnm-lower-to-nvvm-pipeline: features '+sm_90' is not a PTX version (+ptxNN); supported features: +ptx85,
 // FORMAT: error: vnm-lower-to-nvvm-pipeline: format 'llvm' must be isa, bin or fatbin
 // OPT: error: vnm-lower-to-nvvm-pipeline: opt-level 4 must be in [0, 3]
-// RECIPE: error: vnm-lower-to-nvvm-pipeline: recipe 'wmma' must be auto, mma-sp or wgmma-sp
+// RECIPE: error: vnm-lower-to-nvvm-pipeline: recipe 'wmma' must be auto, mma-sp, wgmma-sp or wgmma-sp-ws
 // WGMMA: error: vnm-lower-to-nvvm-pipeline: recipe wgmma-sp needs chip sm_90a (wgmma.sp is an sm_90a instruction), got chip 'sm_80'
 // TEXT: error: vnm-lower-to-nvvm-pipeline: the options make an invalid pipeline '{{.*}}vnm-dump-kernels{output-dir=a}b}': {{.*}}error: expected ',' after parsing pipeline
 

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -71,14 +72,18 @@ Module parsePtx(const std::string &ptx) {
   Module module;
   static const std::regex entry(
       R"(\.entry\s+([A-Za-z_$][\w$]*)\s*\(([^)]*)\))");
-  static const std::regex param(R"(\.param\s+\.([busf])(\d+))");
+  // A scalar (.u32, .u64 ...) or a byte array (.align A .b8 name[bytes],
+  // a tensor map).
+  static const std::regex param(
+      R"(\.param\s+(?:\.align\s+\d+\s+\.b8\s+[\w$]+\[(\d+)\]|\.([busf])(\d+)))");
   for (std::sregex_iterator it(ptx.begin(), ptx.end(), entry), end; it != end;
        ++it) {
     Entry &e = module.entries[(*it)[1].str()];
     std::string params = (*it)[2].str();
     for (std::sregex_iterator p(params.begin(), params.end(), param); p != end;
          ++p)
-      e.paramBytes.push_back(std::stoi((*p)[2].str()) / 8);
+      e.paramBytes.push_back((*p)[1].matched ? std::stoi((*p)[1].str())
+                                             : std::stoi((*p)[3].str()) / 8);
   }
   return module;
 }
@@ -187,12 +192,41 @@ FAKE_EXPORT int cuLaunchKernel(void *function, unsigned gx, unsigned gy,
   Launch launch{{gx, gy, gz}, {bx, by, bz}, shared, stream, {}};
   const auto &bytes = static_cast<Entry *>(function)->paramBytes;
   for (size_t i = 0; i < bytes.size(); ++i) {
+    // A parameter wider than 8 bytes (a tensor map) records its first 8.
     uint64_t value = 0;
-    std::memcpy(&value, params[i], bytes[i]);
+    std::memcpy(&value, params[i], std::min<size_t>(bytes[i], 8));
     launch.params.push_back(value);
   }
   state().last = launch;
   ++state().launches;
+  return kSuccess;
+}
+
+/// Records its arguments in the map instead of encoding it: words 0..5 are
+/// the address, the column and row counts, the row pitch in bytes, the box
+/// (columns | rows << 32) and data type | swizzle << 8 | L2 promotion << 16
+/// | out-of-bounds fill << 24. Refuses what the driver refuses for the 2-D
+/// maps vnm makes (a misaligned address or pitch, a box wider than its
+/// swizzle).
+FAKE_EXPORT int
+cuTensorMapEncodeTiled(void *map, int dataType, uint32_t rank, void *address,
+                       const uint64_t *dims, const uint64_t *strides,
+                       const uint32_t *box, const uint32_t *elementStrides,
+                       int interleave, int swizzle, int promotion, int fill) {
+  static const int kBytes[] = {1, 2, 4};
+  if (rank != 2 || dataType < 0 || dataType > 2 || interleave != 0 ||
+      reinterpret_cast<uintptr_t>(address) % 16 != 0 || strides[0] % 16 != 0 ||
+      elementStrides[0] != 1 || elementStrides[1] != 1 ||
+      (swizzle == 3 && box[0] * kBytes[dataType] > 128))
+    return kInvalidValue;
+  uint64_t words[16] = {reinterpret_cast<uint64_t>(address),
+                        dims[0],
+                        dims[1],
+                        strides[0],
+                        box[0] | uint64_t(box[1]) << 32,
+                        uint64_t(dataType) | uint64_t(swizzle) << 8 |
+                            uint64_t(promotion) << 16 | uint64_t(fill) << 24};
+  std::memcpy(map, words, sizeof(words));
   return kSuccess;
 }
 

@@ -33,6 +33,8 @@ std::string SpmmCase::name() const {
     text += "_" + chip;
   if (blockCols)
     text += "_c" + std::to_string(blockCols);
+  if (chip == "sm_90a" && recipe != "wgmma-sp")
+    text += "_ws"; // recipe wgmma-sp-ws
   switch (source) {
   case ProgramSource::Generated:
     break;
@@ -291,6 +293,33 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     c.source = ProgramSource::HandWarpSpecialized;
     cases.push_back(c);
     ++split;
+  }
+  // The generated warp-specialized kernels (recipe wgmma-sp-ws, M = 4):
+  // a producer warpgroup copies B by the TMA and stages A by bulk copies;
+  // one or two computing warpgroups, 128 and 256 columns, 2 to 4 stages,
+  // ragged R, K and N, every epilogue.
+  for (int i = 0; i < 4; ++i) {
+    SpmmCase c;
+    c.chip = "sm_90a";
+    c.recipe = "wgmma-sp-ws";
+    c.v = i % 2 ? 16 : 64;
+    c.m = 4;
+    // At most 4 stages of 256 columns (wgmma_sp_tiling C4).
+    c.stages = std::min(2 + i, 4);
+    c.blockRows = i == 2 ? 64 : 128;
+    c.blockCols = i % 2 ? 256 : 128;
+    c.element = i % 2 ? "bf16" : "f16";
+    c.result = results[i % 3];
+    c.accumulate = i == 1;
+    c.bias = i != 1;
+    c.activation = activations[i % 3];
+    c.rows = 170 + 41 * i;
+    c.cols = 16 * 4 * pairs[i % 5] + 4 * (i + 1) + 1;
+    c.n = 90 + 67 * i;
+    if (i == 3)
+      c.extraLdb = 8;
+    c.source = ProgramSource::Generated;
+    cases.push_back(c);
   }
   // 256-column wgmma.sp tiles (m64n256k32), one and two warpgroups.
   for (int i = 0; i < 2; ++i) {

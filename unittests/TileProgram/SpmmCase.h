@@ -48,6 +48,9 @@ struct SpmmCase {
   /// The chip vnm-choose-config tiles for: sm_90a runs the wgmma.sp recipe
   /// (recipe=wgmma-sp; block rows and stages apply, warp options not).
   std::string chip = "sm_90";
+  /// The sm_90a recipe: wgmma-sp, or wgmma-sp-ws (a producer warpgroup
+  /// copying B by the TMA, for M = 4).
+  std::string recipe = "wgmma-sp";
   /// Columns per block tile of the wgmma.sp kernels (0: the default 128).
   int64_t blockCols = 0;
   /// Weight-only kernels: per-group weight scales over groups of this many

@@ -215,7 +215,7 @@ vnm::tile_test::buildTileProgram(const SpmmCase &c) {
   if (llvm::Error error = runPipeline(
           **module,
           "vnm-choose-config{chip=" + c.chip +
-              (c.chip == "sm_90a" ? " recipe=wgmma-sp" : "") +
+              (c.chip == "sm_90a" ? " recipe=" + c.recipe : std::string()) +
               (c.blockCols ? " block-cols=" + std::to_string(c.blockCols)
                            : std::string()) +
               " block-rows=" + std::to_string(c.blockRows) +

@@ -126,6 +126,23 @@ def ConvertVNMGPUToNVVM : Pass<"convert-vnm-gpu-to-nvvm",
   ];
 }
 
+def VNMMarkTensorMapParams : Pass<"vnm-mark-tensor-map-params",
+                                   "mlir::gpu::GPUModuleOp"> {
+  let summary = "Pass tensor-map kernel parameters by value as grid constants";
+  let description = [{
+    Runs after `convert-gpu-to-nvvm`. The parameters that
+    `convert-vnm-gpu-to-nvvm` bound to tensor maps (the kernel's
+    `vnm_gpu.tensor_map_params`) become 128-byte, 64-byte aligned `byval`
+    parameters marked `nvvm.grid_constant`: the kernel receives the
+    `CUtensorMap` the host made, and the TMA reads it where the launch put
+    it (`.param .align 64 .b8 name[128]`, addressed through `cvta.param`).
+    The attribute is only accepted on the LLVM kernel, hence this separate
+    step.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def VNMPipelineKernels : Pass<"vnm-pipeline-kernels", "mlir::ModuleOp"> {
   let summary = "Software-pipeline the K loops of tile programs";
   let description = [{
@@ -173,8 +190,10 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     Option<"recipe", "recipe", "std::string", /*default=*/"\"auto\"",
            "The kernel recipe: auto (the one measured fastest for the "
            "chip: mma.sp on every chip today, bench/results/"
-           "2026-12-02-h200-wgmma-sp.md), mma-sp, or wgmma-sp (sm_90a; "
-           "f16/bf16 weights, the quantized kernels keep mma.sp)">,
+           "2026-12-02-h200-wgmma-sp.md), mma-sp, wgmma-sp (sm_90a; "
+           "f16/bf16 weights, the quantized kernels keep mma.sp), or "
+           "wgmma-sp-ws (wgmma-sp with a producer warpgroup copying B by "
+           "the TMA for M = 4; the other M as wgmma-sp)">,
     Option<"blockCols", "block-cols", "int64_t", /*default=*/"0",
            "Columns of Y per thread block of the wgmma.sp kernels: 128, "
            "256, or 0 to choose (the mma.sp kernels have 128)">,

@@ -134,6 +134,9 @@ LogicalResult lowerTileOp(Operation *op, const TileStorage &storage) {
       .Case([&](vnm_gpu::AllocRingOp x) { return lowerAllocRing(x, storage); })
       .Case([&](vnm_gpu::GatherOp x) { return lowerGather(x, storage); })
       .Case([&](vnm_gpu::CopyTileOp x) { return lowerCopyTile(x, storage); })
+      .Case([&](vnm_gpu::TmaCopyTileOp x) {
+        return lowerTmaCopyTile(x, storage);
+      })
       .Case([&](vnm_gpu::WaitOp x) { return lowerWait(x, storage); })
       .Case([&](vnm_gpu::LoadBOp x) { return lowerLoadB(x, storage); })
       .Case(
@@ -175,6 +178,8 @@ void expandInLockstep(vnm_gpu::ProduceConsumeOp split) {
     if (auto gather = dyn_cast<vnm_gpu::GatherOp>(op))
       rings.insert(gather.getRing());
     if (auto copy = dyn_cast<vnm_gpu::CopyTileOp>(op))
+      rings.insert(copy.getRing());
+    if (auto copy = dyn_cast<vnm_gpu::TmaCopyTileOp>(op))
       rings.insert(copy.getRing());
   });
   Value stages = arith::ConstantIntOp::create(b, loc, split.getStages(), 32);

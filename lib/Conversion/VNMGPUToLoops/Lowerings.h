@@ -23,6 +23,8 @@ mlir::LogicalResult lowerGather(vnm_gpu::GatherOp op,
                                 const TileStorage &storage);
 mlir::LogicalResult lowerCopyTile(vnm_gpu::CopyTileOp op,
                                   const TileStorage &storage);
+mlir::LogicalResult lowerTmaCopyTile(vnm_gpu::TmaCopyTileOp op,
+                                     const TileStorage &storage);
 mlir::LogicalResult lowerWait(vnm_gpu::WaitOp op, const TileStorage &storage);
 mlir::LogicalResult lowerLoadB(vnm_gpu::LoadBOp op, const TileStorage &storage);
 

@@ -152,8 +152,15 @@ LogicalResult vnm::gpu_loops::lowerGather(vnm_gpu::GatherOp op,
   return success();
 }
 
-LogicalResult vnm::gpu_loops::lowerCopyTile(vnm_gpu::CopyTileOp op,
-                                            const TileStorage &storage) {
+namespace {
+
+/// The copy of a dense tile of `src` (rows from `row`, columns from `col`,
+/// pitch `ld`) into `slot`: elements past `rowBound` are zeros, and so are
+/// those of `chunkElements`-element chunks that start at or past `cols` (a
+/// chunk that straddles `cols` is read whole, inside `ld`).
+template <typename CopyOp>
+LogicalResult lowerDenseCopy(CopyOp op, const TileStorage &storage,
+                             int64_t chunkElements) {
   OpBuilder b(op);
   CodeGen cg(b, op.getLoc());
   const RingBuffers &ring = storage.ringOf(op.getRing());
@@ -165,10 +172,6 @@ LogicalResult vnm::gpu_loops::lowerCopyTile(vnm_gpu::CopyTileOp op,
   Value rowBound = cg.toIndex(op.getRowBound());
   Type element = ring.type.getElementType();
   std::string outOfBounds = describeFailure(op, "reads src out of bounds");
-  // As the GPU copies: 16-byte chunks, each read whole when it starts
-  // before `cols` (a chunk that straddles `cols` reads src's row up to its
-  // end, inside `ld`) and zeros otherwise, or past the row bound.
-  int64_t chunkElements = 16 / ring.type.getElementBytes();
   cg.forEach({ring.type.getRows(), ring.type.getCols()}, [&](ValueRange iv) {
     Value k = cg.add(row, iv[0]);
     Value column = cg.add(col, iv[1]);
@@ -187,6 +190,21 @@ LogicalResult vnm::gpu_loops::lowerCopyTile(vnm_gpu::CopyTileOp op,
   });
   finishCopy(cg, ring, slot);
   return success();
+}
+
+} // namespace
+
+LogicalResult vnm::gpu_loops::lowerCopyTile(vnm_gpu::CopyTileOp op,
+                                            const TileStorage &storage) {
+  // As cp.async copies: 16-byte chunks.
+  return lowerDenseCopy(op, storage,
+                        16 / op.getRing().getType().getElementBytes());
+}
+
+LogicalResult vnm::gpu_loops::lowerTmaCopyTile(vnm_gpu::TmaCopyTileOp op,
+                                               const TileStorage &storage) {
+  // The TMA bounds each element.
+  return lowerDenseCopy(op, storage, 1);
 }
 
 LogicalResult vnm::gpu_loops::lowerWait(vnm_gpu::WaitOp op,

@@ -151,18 +151,15 @@ struct ConvertVNMGPUToNVVMPass
     converter.addConversion([](Type type) { return type; });
     lowering::addTileTypeConversions(converter);
 
-    // The producer/consumer split (and the A ring only it fills) runs on
-    // the CPU execution of tile programs; its sm_90a lowering (mbarriers,
-    // setmaxnreg, TMA) is not written yet.
-    WalkResult unsupported = getOperation().walk([](Operation *op) {
-      if (!isa<ProduceConsumeOp, StageSparseAOp, LoadStagedAOp>(op))
-        return WalkResult::advance();
-      op->emitOpError("has no NVVM lowering yet: the producer/consumer split "
-                      "of a block runs on the CPU execution of tile programs "
-                      "only (docs/hopper.md section 6)");
-      return WalkResult::interrupt();
+    // The producer/consumer split becomes its sm_90a protocol around the
+    // tile ops it holds, which the patterns below lower with the others.
+    WalkResult expanded = getOperation().walk([](gpu::GPUFuncOp func) {
+      if (failed(lowering::expandProduceConsume(func)))
+        return WalkResult::interrupt();
+      lowering::bindTensorMapParameters(func);
+      return WalkResult::advance();
     });
-    if (unsupported.wasInterrupted())
+    if (expanded.wasInterrupted())
       return signalPassFailure();
     getOperation().walk(emitThreadCoordinates);
     RewritePatternSet patterns(context);
@@ -183,12 +180,18 @@ struct ConvertVNMGPUToNVVMPass
     lowering::populateFragmentPatterns(converter, patterns);
     lowering::populateMmaSpPatterns(converter, patterns);
     lowering::populateWgmmaSpPatterns(converter, patterns);
+    lowering::populateStagedCopyPatterns(converter, patterns);
     lowering::populateEpiloguePatterns(converter, patterns);
     lowering::populateSampledStorePatterns(converter, patterns);
     lowering::populateGroupScalePatterns(converter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
+    // The casts that bound tensor-map parameters to their copies.
+    getOperation().walk([](UnrealizedConversionCastOp cast) {
+      if (cast.use_empty())
+        cast.erase();
+    });
     sinkFragmentLoads(getOperation());
     getOperation().walk(hoistLoopSetup);
   }

@@ -106,6 +106,21 @@ void KernelIRBuilder::store(Value value, Value ptr, unsigned alignment) {
   LLVM::StoreOp::create(b, loc, value, ptr, alignment);
 }
 
+void KernelIRBuilder::ptx(StringRef text, ValueRange operands,
+                          StringRef constraints) {
+  std::string clobbered = constraints.str();
+  clobbered += clobbered.empty() ? "~{memory}" : ",~{memory}";
+  LLVM::InlineAsmOp::create(b, loc, TypeRange(), operands, text, clobbered,
+                            /*has_side_effects=*/true,
+                            /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            /*asm_dialect=*/{}, /*operand_attrs=*/{});
+}
+
+Value KernelIRBuilder::sharedAddress(Value ptr) {
+  return LLVM::PtrToIntOp::create(b, loc, i32(), ptr);
+}
+
 Value KernelIRBuilder::threadIdX() {
   return NVVM::ThreadIdXOp::create(b, loc, i32());
 }

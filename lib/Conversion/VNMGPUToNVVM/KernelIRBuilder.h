@@ -71,6 +71,14 @@ public:
   /// to that use, exposing the latency the prefetch was meant to hide.
   llvm::SmallVector<mlir::Value> loadWordsHere(mlir::Value ptr, int words);
   void store(mlir::Value value, mlir::Value ptr, unsigned alignment);
+  /// One PTX instruction (or braced block) without results, `$i` naming
+  /// operand i with its `constraints` ("r", "l", comma-separated), issued
+  /// where it stands: it may read and write memory, so no load or store
+  /// moves across it.
+  void ptx(llvm::StringRef text, mlir::ValueRange operands,
+           llvm::StringRef constraints);
+  /// The 32-bit shared-window address of a shared pointer.
+  mlir::Value sharedAddress(mlir::Value ptr);
 
   mlir::Value threadIdX();
 

@@ -19,6 +19,10 @@
 
 #include "KernelIRBuilder.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include "vnm/Format/FragmentGeometry.h"
+
 namespace vnm::vnm_gpu::lowering {
 
 /// The instruction tiles one warp holds of a tile of `rows` x `cols`:
@@ -95,6 +99,36 @@ mlir::Value getCopyRowOffset(kernel::KernelIRBuilder &kb, RingType ring,
 mlir::Value getSlotOffset(kernel::KernelIRBuilder &kb, RingType ring,
                           mlir::Value slot);
 
+/// The mbarriers of a kernel's vnm_gpu.produce_consume of `stages` stages,
+/// a shared array `<kernel>_mbarriers` made at its first use: the full
+/// barrier of each slot (the producer's copies land on it), then the empty
+/// barrier of each slot (the consumers release the slot on it). The barrier
+/// of `slot` as a 32-bit shared address.
+mlir::Value getSlotBarrier(kernel::KernelIRBuilder &kb, mlir::Operation *op,
+                           int64_t stages, mlir::Value slot, bool empty);
+
+/// The fragment geometry of an encoded f16, bf16, i8 or i4 matrix type in
+/// the class of the MMA that reads it (an i8/i4 weight of a 16-bit MMA is
+/// packed in the 16-bit class); none if the format library has no storage
+/// for it.
+std::optional<format::FragmentGeometry>
+getFragmentGeometry(mlir::RankedTensorType matrix, MmaLayoutAttr layout);
+
+/// Rewrites `func`'s vnm_gpu.produce_consume, if any, into the sm_90a
+/// protocol (ProduceConsumeLowering.cpp): mbarrier ring, role split with
+/// setmaxnreg, the producer's loop issued by one thread, the consumers'
+/// loop unrolled by two; the ops after it move into the consumers' branch.
+/// Fails with a diagnostic on what the protocol cannot lower.
+mlir::LogicalResult expandProduceConsume(mlir::gpu::GPUFuncOp func);
+
+/// Turns each kernel parameter that vnm_gpu.tma_copy_tile reads into a
+/// generic pointer to its tensor map (a grid-constant parameter once
+/// vnm-mark-tensor-map-params has run after convert-gpu-to-nvvm), listed
+/// in the kernel's `kTensorMapParamsAttrName`.
+void bindTensorMapParameters(mlir::gpu::GPUFuncOp func);
+inline constexpr llvm::StringLiteral kTensorMapParamsAttrName =
+    "vnm_gpu.tensor_map_params";
+
 void populateRingPatterns(mlir::TypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
 void populateCopyPatterns(mlir::TypeConverter &converter,
@@ -105,6 +139,8 @@ void populateMmaSpPatterns(mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
 void populateWgmmaSpPatterns(mlir::TypeConverter &converter,
                              mlir::RewritePatternSet &patterns);
+void populateStagedCopyPatterns(mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
 void populateEpiloguePatterns(mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
 void populateSampledStorePatterns(mlir::TypeConverter &converter,

@@ -99,9 +99,13 @@ struct WgmmaSpLowering : OpConversionPattern<WgmmaSpOp> {
     auto resultType = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(count, b.getF32Type()));
 
-    // The A registers were just loaded and the accumulators written by
-    // other instructions: the fence orders those writes before the MMA.
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    // The first MMA of a group reads A registers just loaded and
+    // accumulators written by other instructions: the fence orders those
+    // writes before it. The MMAs after it in the group accumulate into the
+    // same registers, which wgmma orders by itself.
+    auto previous = op.getAcc().getDefiningOp<WgmmaSpOp>();
+    if (!previous || previous.getPending())
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
     auto mma = LLVM::InlineAsmOp::create(
         b, loc, resultType, operands,
         getWgmmaText(accType.getCols(), count,
@@ -109,8 +113,11 @@ struct WgmmaSpLowering : OpConversionPattern<WgmmaSpOp> {
         constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
         LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
         /*operand_attrs=*/{});
-    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, op.getPendingAttr().getInt());
+    // With `pending` the op closes its group.
+    if (std::optional<uint64_t> pending = op.getPending()) {
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, *pending);
+    }
     SmallVector<Value> result;
     for (int64_t i = 0; i < count; ++i)
       result.push_back(

@@ -4,9 +4,66 @@
 
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace vnm;
 using namespace vnm::kernel;
+
+namespace {
+
+/// How the host knows a tensor map's bound or pitch (tma_copy_tile C4): a
+/// constant, or the name of the kernel parameter that holds it.
+Attribute describeHostValue(Builder &b, Value value,
+                            ArrayRef<Attribute> params) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return params[arg.getArgNumber()];
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return b.getI64IntegerAttr(constant.getSExtValue());
+  return b.getStringAttr("?");
+}
+
+/// What the host encodes in the tensor map of each parameter that
+/// vnm_gpu.tma_copy_tile reads: the matrix (rows x cols elements, row pitch
+/// ld elements), the box (one 128-byte column block of the ring's rows) and
+/// the swizzle.
+DictionaryAttr describeTensorMaps(Builder &b, gpu::GPUFuncOp kernel,
+                                  ArrayRef<Attribute> params) {
+  SmallVector<NamedAttribute> maps;
+  kernel.walk([&](vnm_gpu::TmaCopyTileOp copy) {
+    auto arg = cast<BlockArgument>(copy.getSrc());
+    auto name = cast<StringAttr>(params[arg.getArgNumber()]);
+    if (llvm::any_of(maps,
+                     [&](NamedAttribute m) { return m.getName() == name; }))
+      return;
+    vnm_gpu::RingType ring = copy.getRing().getType();
+    int64_t elementBytes = ring.getElementBytes();
+    maps.push_back(b.getNamedAttr(
+        name,
+        b.getDictionaryAttr({
+            b.getNamedAttr("rows",
+                           describeHostValue(b, copy.getRowBound(), params)),
+            b.getNamedAttr("cols",
+                           describeHostValue(b, copy.getCols(), params)),
+            b.getNamedAttr("ld", describeHostValue(b, copy.getLd(), params)),
+            b.getNamedAttr("element_bytes", b.getI64IntegerAttr(elementBytes)),
+            b.getNamedAttr("box_rows", b.getI64IntegerAttr(ring.getRows())),
+            b.getNamedAttr("box_cols", b.getI64IntegerAttr(128 / elementBytes)),
+            b.getNamedAttr("swizzle_bytes", b.getI64IntegerAttr(128)),
+        })));
+  });
+  return b.getDictionaryAttr(maps);
+}
+
+bool isTensorMapParameter(BlockArgument arg) {
+  return llvm::any_of(arg.getUsers(), [&](Operation *user) {
+    auto copy = dyn_cast<vnm_gpu::TmaCopyTileOp>(user);
+    return copy && copy.getSrc() == arg;
+  });
+}
+
+} // namespace
 
 DictionaryAttr
 vnm::kernel::buildLaunchContract(gpu::GPUFuncOp kernel, StringRef moduleName,
@@ -20,9 +77,13 @@ vnm::kernel::buildLaunchContract(gpu::GPUFuncOp kernel, StringRef moduleName,
         kernel.getArgAttrOfType<StringAttr>(index, vnm_gpu::kParamAttrName);
     params.push_back(name ? name
                           : b.getStringAttr("arg" + std::to_string(index)));
-    // Buffers are passed as bare device pointers, scalars as themselves.
-    paramTypes.push_back(
-        b.getStringAttr(isa<MemRefType>(type) ? "ptr" : "i32"));
+    // Buffers are passed as bare device pointers, scalars as themselves,
+    // buffers that the TMA reads as tensor maps the host makes of them.
+    bool mapped = !kernel.getBody().empty() &&
+                  isTensorMapParameter(kernel.getArgument(index));
+    paramTypes.push_back(b.getStringAttr(mapped                  ? "tensor_map"
+                                         : isa<MemRefType>(type) ? "ptr"
+                                                                 : "i32"));
   }
   int64_t staticBytes = 0, dynamicBytes = 0;
   kernel.walk([&](vnm_gpu::AllocRingOp ring) {
@@ -45,6 +106,9 @@ vnm::kernel::buildLaunchContract(gpu::GPUFuncOp kernel, StringRef moduleName,
       b.getNamedAttr("dynamic_shared_bytes", b.getI64IntegerAttr(dynamicBytes)),
       b.getNamedAttr("requirements", b.getStringAttr(requirements)),
   };
+  DictionaryAttr maps = describeTensorMaps(b, kernel, params);
+  if (!maps.empty())
+    fields.push_back(b.getNamedAttr("tensor_maps", maps));
   llvm::append_range(fields, problem);
   return b.getDictionaryAttr(fields);
 }

@@ -154,9 +154,11 @@ struct ChooseConfigPass
       return reject("block-rows must be 0, 64 or 128");
     if (blockCols != 0 && blockCols != 128 && blockCols != 256)
       return reject("block-cols must be 0, 128 or 256");
-    if (blockCols == 256 && recipe != "wgmma-sp")
-      return reject("block-cols=256 needs recipe=wgmma-sp (the mma.sp "
-                    "kernels have 128-column block tiles)");
+    bool hopper = recipe == "wgmma-sp" || recipe == "wgmma-sp-ws";
+    if (blockCols == 256 && !hopper)
+      return reject(
+          "block-cols=256 needs recipe=wgmma-sp or wgmma-sp-ws (the mma.sp "
+          "kernels have 128-column block tiles)");
     if (warpsN != 0 && warpsN != 2 && warpsN != 4)
       return reject("warps-n must be 0, 2 or 4");
     if (warpRows != 0 && warpRows != 32 && warpRows != 64)
@@ -173,18 +175,20 @@ struct ChooseConfigPass
     if (chip != "sm_80" && chip != "sm_90" && chip != "sm_90a")
       return reject("no spmm kernel recipe for chip '" + chip +
                     "' (sm_80, sm_90, sm_90a)");
-    if (recipe != "auto" && recipe != "mma-sp" && recipe != "wgmma-sp")
-      return reject("recipe '" + recipe + "' must be auto, mma-sp or wgmma-sp");
-    if (recipe == "wgmma-sp" && chip != "sm_90a")
-      return reject("recipe wgmma-sp needs chip sm_90a (wgmma.sp is an "
-                    "sm_90a instruction), got chip '" +
+    if (recipe != "auto" && recipe != "mma-sp" && !hopper)
+      return reject("recipe '" + recipe +
+                    "' must be auto, mma-sp, wgmma-sp or wgmma-sp-ws");
+    if (hopper && chip != "sm_90a")
+      return reject("recipe " + recipe +
+                    " needs chip sm_90a (wgmma.sp is an sm_90a instruction), "
+                    "got chip '" +
                     chip + "'");
     // auto: the recipe measured fastest. On the H200 the wgmma.sp kernels
     // (a multistage ring, each pair's MMAs waited for before the next
     // copy) trail the mma.sp kernels at 128 columns and beat them at 2:4
     // and 2:8 only with 256 columns, which spill and lose at small N
     // (bench/results/2026-12-02-h200-recipes-same-run/), so auto is mma.sp.
-    bool wgmma = recipe == "wgmma-sp";
+    bool wgmma = hopper;
     kernel::TilingOptions options;
     options.blockRows = blockRows;
     options.blockCols = blockCols;
@@ -214,9 +218,14 @@ struct ChooseConfigPass
       bool integerWeight =
           weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
       if (wgmma && !integerWeight) {
+        // wgmma-sp-ws: the warp-specialized loop where B is a dense tile
+        // (M = 4); the gathers keep the multistage kernel.
+        kernel::TilingOptions chosen = options;
+        chosen.warpSpecialized =
+            recipe == "wgmma-sp-ws" && encoding.getM() == 4;
         op->setAttr("vnm.config",
                     kernel::chooseWgmmaSpConfig(&getContext(), encoding.getV(),
-                                                encoding.getM(), options));
+                                                encoding.getM(), chosen));
         return;
       }
       // A storage spmm's rhs that is K-contiguous (x[N][K]), or that

@@ -97,6 +97,64 @@ struct KernelArguments {
       ldc;
 };
 
+/// Registers per thread of the warp-specialized kernel's roles: the
+/// producer only issues copies; the consumers hold the accumulators (64 or
+/// 128 per thread) and two pairs' A fragments. 128 x 40 + 256 x 232 fits
+/// the multiprocessor's 65536.
+constexpr int64_t kProducerRegisters = 40;
+constexpr int64_t kConsumerRegisters = 232;
+
+/// The K loop of the warp-specialized sm_90a kernel (M = 4): the producer
+/// copies pair p's 64 rows of B by the TMA and stages its A fragments; the
+/// consumers run its two wgmma.sp steps as one group, left running into the
+/// next pair.
+Value buildWarpSpecializedLoop(OpBuilder &builder, Location loc,
+                               const SpmmKernelConfig &cfg,
+                               const TileTypes &types,
+                               const KernelArguments &arg, Value row, Value col,
+                               Value ring, Value zero) {
+  auto c32 = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, value, 32);
+  };
+  Value aring = AllocRingOp::create(
+      builder, loc, ARingType::get(builder.getContext(), cfg.stages, types.a),
+      128);
+  Type i32 = builder.getI32Type();
+  auto split = ProduceConsumeOp::create(
+      builder, loc, TypeRange{types.acc}, c32(0), c32(cfg.kTilePairs()),
+      ValueRange{zero}, cfg.stages, SpmmKernelConfig::kProducerThreads,
+      kProducerRegisters, kConsumerRegisters);
+  TypeAttr matrix = TypeAttr::get(types.matrix);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    Block *produce =
+        builder.createBlock(&split.getProduce(), {}, {i32, i32}, {loc, loc});
+    Value pair = produce->getArgument(0), slot = produce->getArgument(1);
+    Value first = arith::MulIOp::create(builder, loc, pair,
+                                        c32(SpmmKernelConfig::kSlotRows));
+    TmaCopyTileOp::create(builder, loc, arg.rhs, first, col, c32(cfg.cols),
+                          arg.n, arg.ldb, ring, slot);
+    StageSparseAOp::create(builder, loc, arg.values, arg.meta, row, pair, aring,
+                           slot, matrix, CopyLayoutAttr());
+    YieldOp::create(builder, loc, ValueRange());
+
+    Block *consume = builder.createBlock(
+        &split.getConsume(), {}, {i32, i32, types.acc}, {loc, loc, loc});
+    slot = consume->getArgument(1);
+    Value a = LoadStagedAOp::create(builder, loc, types.a, aring, slot);
+    Value sum = consume->getArgument(2);
+    for (int64_t kStep = 0; kStep < types.stepsPerPair(); ++kStep) {
+      bool last = kStep + 1 == types.stepsPerPair();
+      sum = WgmmaSpOp::create(
+          builder, loc, types.acc, a, builder.getI64IntegerAttr(kStep), ring,
+          slot, builder.getI64IntegerAttr(kStep * types.instrK), sum,
+          last ? builder.getI64IntegerAttr(1) : nullptr);
+    }
+    YieldOp::create(builder, loc, sum);
+  }
+  return split.getResult(0);
+}
+
 } // namespace
 
 gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
@@ -178,6 +236,16 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
   Value ring = AllocRingOp::create(builder, loc, types.ring,
                                    cfg.warpgroupMma ? 1024 : 128);
   Value zero = ZeroOp::create(builder, loc, types.acc);
+  if (cfg.warpSpecialized) {
+    Value result = buildWarpSpecializedLoop(builder, loc, cfg, types, arg, row,
+                                            col, ring, zero);
+    EpilogueOp::create(builder, loc, result, arg.out, row, col,
+                       static_cast<uint64_t>(cfg.rows), arg.n, arg.ldc,
+                       cfg.hasBias ? arg.bias : Value(), Value(), Value(),
+                       cfg.accumulate, cfg.tokenMajorOut, cfg.activation);
+    gpu::ReturnOp::create(builder, loc);
+    return func;
+  }
   // Per-group scales: the MMAs sum a group into `part`, which group_scale
   // folds into the accumulators at the group's last pair.
   bool groupScales = cfg.groupSize > 0;

@@ -69,6 +69,11 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
         (config.blockN != 128 && config.blockN != 256))
       return "the sm_90a wgmma.sp spmm kernel supports 64- and 128-row block "
              "tiles (one or two warpgroups) of 128 or 256 columns";
+    if (config.warpSpecialized && !config.identityGather())
+      return "the warp-specialized sm_90a wgmma.sp kernel copies B as dense "
+             "TMA tiles: it runs M = 4 (2:4) only, got M = " +
+             std::to_string(config.m) +
+             " (the gathers run on the multistage kernels)";
   } else if ((config.blockM != 32 * config.warpsM &&
               config.blockM != 64 * config.warpsM) ||
              config.blockN != 128 ||
@@ -128,6 +133,17 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
 vnm_gpu::WgmmaSpTilingAttr
 vnm::kernel::chooseWgmmaSpConfig(MLIRContext *context, int64_t v, int64_t m,
                                  const TilingOptions &options) {
+  if (options.warpSpecialized) {
+    // The loop measured at cuBLAS's speed for 2:4 on the H200: two
+    // computing warpgroups of 64 x 256 and a producer, four stages of B
+    // (32 KiB each) and A (9 KiB each) (docs/hopper.md section 6).
+    int64_t blockRows = options.blockRows ? options.blockRows : 128;
+    int64_t blockCols = options.blockCols ? options.blockCols : 256;
+    int64_t stages = options.stages ? options.stages : 4;
+    return vnm_gpu::WgmmaSpTilingAttr::get(context, blockRows, blockCols,
+                                           blockRows / 64, stages,
+                                           /*producers=*/1);
+  }
   int64_t blockRows = options.blockRows;
   if (!blockRows)
     blockRows = blockRowsFitFormat(128, v, m) ? 128 : 64;
@@ -136,5 +152,6 @@ vnm::kernel::chooseWgmmaSpConfig(MLIRContext *context, int64_t v, int64_t m,
   int64_t blockCols = options.blockCols ? options.blockCols : 128;
   int64_t stages = options.stages ? options.stages : blockCols == 256 ? 3 : 4;
   return vnm_gpu::WgmmaSpTilingAttr::get(context, blockRows, blockCols,
-                                         blockRows / 64, stages);
+                                         blockRows / 64, stages,
+                                         /*producers=*/0);
 }

@@ -88,10 +88,16 @@ struct SpmmKernelConfig {
   /// Resident blocks per multiprocessor to ask ptxas for (0: its choice).
   int64_t minBlocksPerSM = 0;
 
-  int64_t threads() const { return 32 * warpsM * warpsN; }
+  int64_t threads() const {
+    return 32 * warpsM * warpsN + kProducerThreads * warpSpecialized;
+  }
   /// The sm_90a kernel: one wgmma.sp m64nNk32 per warpgroup and K step, B
   /// read from the ring through a descriptor (warps = [4 W, 1]).
   bool warpgroupMma = false;
+  /// The sm_90a warp-specialized kernel: a producer warpgroup after the
+  /// computing ones fills the ring (vnm_gpu.produce_consume).
+  bool warpSpecialized = false;
+  static constexpr int64_t kProducerThreads = 128;
   /// Takes the tiling of a #vnm_gpu.wgmma_sp_tiling.
   void applyConfig(vnm_gpu::WgmmaSpTilingAttr config) {
     warpgroupMma = true;
@@ -100,6 +106,7 @@ struct SpmmKernelConfig {
     warpsM = 4 * config.getWarpgroups();
     warpsN = 1;
     stages = config.getStages();
+    warpSpecialized = config.getProducers() != 0;
     minBlocksPerSM = 0;
   }
   /// Takes the tiling of a #vnm_gpu.mma_sp_tiling.
@@ -153,6 +160,8 @@ bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
 struct TilingOptions {
   int64_t blockRows = 0, blockCols = 0, warpRows = 0, warpsN = 0, stages = 0,
           blocksPerSM = -1;
+  /// The warp-specialized sm_90a kernel (a producer warpgroup).
+  bool warpSpecialized = false;
 };
 
 /// The tiling vnm-choose-config gives a matrix in the V:N:M format;

@@ -18,8 +18,8 @@
 // STAGES: error: vnm-choose-config: stages must be 0 or in [2, 6]
 // BLOCKS: error: vnm-choose-config: blocks-per-sm must be -1 (choose), 0 (ptxas's choice) or in [1, 32]
 // BLOCK-COLS: error: vnm-choose-config: block-cols must be 0, 128 or 256
-// COLS-MMA: error: vnm-choose-config: block-cols=256 needs recipe=wgmma-sp (the mma.sp kernels have 128-column block tiles)
-// RECIPE: error: vnm-choose-config: recipe 'fastest' must be auto, mma-sp or wgmma-sp
+// COLS-MMA: error: vnm-choose-config: block-cols=256 needs recipe=wgmma-sp or wgmma-sp-ws (the mma.sp kernels have 128-column block tiles)
+// RECIPE: error: vnm-choose-config: recipe 'fastest' must be auto, mma-sp, wgmma-sp or wgmma-sp-ws
 // WGMMA: error: vnm-choose-config: recipe wgmma-sp needs chip sm_90a (wgmma.sp is an sm_90a instruction), got chip 'sm_90'
 // CHIP: error: vnm-choose-config: no spmm kernel recipe for chip 'sm_75' (sm_80, sm_90, sm_90a)
 !w = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>

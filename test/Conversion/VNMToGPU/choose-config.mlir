@@ -12,6 +12,7 @@
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp" | FileCheck %s --check-prefix=HOPPER
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp block-rows=64 stages=3" | FileCheck %s --check-prefix=HOPPER-OPTIONS
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp block-cols=256" | FileCheck %s --check-prefix=HOPPER-256
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp-ws" | FileCheck %s --check-prefix=HOPPER-WS
 
 !big = tensor<4096x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 !small = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
@@ -54,6 +55,13 @@
 // HOPPER-256-LABEL: func @spmms
 // HOPPER-256-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 3>
 // HOPPER-256: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 256], warpgroups = 1, stages = 3>
+// wgmma-sp-ws: M = 4 gets the warp-specialized kernel (a producer
+// warpgroup, 128 x 256 tiles, 4 stages); the gathers keep wgmma-sp's.
+// HOPPER-WS-LABEL: func @spmms
+// HOPPER-WS-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>
+// HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
+// HOPPER-WS: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
+// HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
 // HOPPER-OPTIONS-LABEL: func @spmms
 // HOPPER-OPTIONS-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 3>
 

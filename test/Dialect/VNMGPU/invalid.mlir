@@ -889,6 +889,11 @@ func.func private @f() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [64, 256
 
 // -----
 
+// expected-error @+1 {{#vnm_gpu.wgmma_sp_tiling (C5): producers must be 0 (every thread copies) or 1 (a producer warpgroup), got 2}}
+func.func private @f() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 2>}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // alloc_ring alignment
 //===----------------------------------------------------------------------===//

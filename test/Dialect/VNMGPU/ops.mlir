@@ -164,6 +164,7 @@ gpu.module @groups {
 // CHECK: %[[S0:.*]] = vnm_gpu.wgmma_sp %{{.*}}[0], %{{.*}}[%{{.*}}] offset(0), %{{.*}} pending(1) : !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>, !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>, !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
 // CHECK: vnm_gpu.wgmma_sp %{{.*}}[1], %{{.*}}[%{{.*}}] offset(32), %[[S0]] pending(0)
 // CHECK: func.func private @tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>, u = #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2, column_blocks = 2>}
+// CHECK: func.func private @ws_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>}
 !wring = !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
 !wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
 !wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
@@ -181,6 +182,7 @@ gpu.module @wgmma {
   }
 }
 func.func private @tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>, u = #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2, column_blocks = 2>}
+func.func private @ws_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>}
 
 // A block split into a producer warpgroup and two consumer warpgroups: the
 // producer copies B and stages A into slot %slot, the consumers read them
@@ -234,6 +236,41 @@ gpu.module @split {
       } -> !sacc
     vnm_gpu.epilogue %acc into %out[%row, %col] bounds(4096, %n) ld(%n)
         : !sacc, memref<?xf16>
+    gpu.return
+  }
+}
+
+// The TMA form of the producer: B by tma_copy_tile, A staged by bulk
+// copies (no copy layout).
+// CHECK-LABEL: gpu.func @split_tma
+// CHECK: vnm_gpu.tma_copy_tile %{{.*}}[%{{.*}}, %{{.*}}] bounds(%{{.*}}, %{{.*}}) ld(%{{.*}}) into %{{.*}}[%{{.*}}] : memref<?xf16>, !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+// CHECK: vnm_gpu.stage_sparse_a %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] into %{{.*}}[%{{.*}}] {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 128, n = 2, m = 4>>}
+gpu.module @split_tma {
+  gpu.func @split_tma(%v: memref<?xf16>, %meta: memref<?xi32>, %rhs: memref<?xf16>,
+                      %row: i32, %col: i32, %n: i32, %pairs: i32)
+      kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %c4096 = arith.constant 4096 : i32
+    %ring = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !sring
+    %aring = vnm_gpu.alloc_ring : !saring
+    %zero = vnm_gpu.zero : !sacc
+    %acc = vnm_gpu.produce_consume %c0 to %pairs stages(4)
+        producers(128, registers = 40) consumer_registers(232)
+        iter_args(%zero : !sacc)
+      produce {
+      ^bb0(%pair: i32, %slot: i32):
+        %first = arith.muli %pair, %c64 : i32
+        vnm_gpu.tma_copy_tile %rhs[%first, %col] bounds(%c4096, %n) ld(%n)
+            into %ring[%slot] : memref<?xf16>, !sring
+        vnm_gpu.stage_sparse_a %v, %meta[%row, %pair] into %aring[%slot]
+            {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 128, n = 2, m = 4>>}
+            : memref<?xf16>, memref<?xi32>, !saring
+        vnm_gpu.yield
+      } consume {
+      ^bb0(%pair: i32, %slot: i32, %sum: !sacc):
+        vnm_gpu.yield %sum : !sacc
+      } -> !sacc
     gpu.return
   }
 }

@@ -191,10 +191,9 @@ int64_t MmaSpTilingAttr::getRingStages() const { return getStages(); }
 // WgmmaSpTilingAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-WgmmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                          int64_t blockRows, int64_t blockCols,
-                          int64_t warpgroups, int64_t stages) {
+LogicalResult WgmmaSpTilingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t blockRows,
+    int64_t blockCols, int64_t warpgroups, int64_t stages, int64_t producers) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "#vnm_gpu.wgmma_sp_tiling (C1): warpgroups must be "
                           "1 or 2, got "
@@ -215,12 +214,17 @@ WgmmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "[2, 6] and stages x block[1] at most 1024 (the "
                           "ring within 128 KiB), got "
                        << stages << " stages of " << blockCols << " columns";
+  if (producers != 0 && producers != 1)
+    return emitError() << "#vnm_gpu.wgmma_sp_tiling (C5): producers must be 0 "
+                          "(every thread copies) or 1 (a producer warpgroup), "
+                          "got "
+                       << producers;
   return success();
 }
 
 int64_t WgmmaSpTilingAttr::getTileRows() const { return getBlockRows(); }
 int64_t WgmmaSpTilingAttr::getTileCols() const { return getBlockCols(); }
 int64_t WgmmaSpTilingAttr::getBlockThreads() const {
-  return 128 * getWarpgroups();
+  return 128 * (getWarpgroups() + getProducers());
 }
 int64_t WgmmaSpTilingAttr::getRingStages() const { return getStages(); }

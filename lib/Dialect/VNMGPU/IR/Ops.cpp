@@ -11,6 +11,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace vnm;
@@ -215,6 +216,63 @@ LogicalResult CopyTileOp::verify() {
   if (failed(verifyCopyCoversSlot(*this, "C2", getLayout(), ring)))
     return failure();
   return verifyInKernel(*this, getLayout().getThreads());
+}
+
+namespace {
+/// Whether `value` is known to the host that launches the kernel `func`:
+/// a constant or one of the kernel's scalar parameters.
+bool isHostKnown(Value value, mlir::gpu::GPUFuncOp func) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner() == &func.getBody().front();
+  return matchPattern(value, m_Constant());
+}
+} // namespace
+
+LogicalResult TmaCopyTileOp::verify() {
+  RingType ring = getRing().getType();
+  if (failed(verifyElementType(*this, "C1", "`src`", elementOf(getSrc()),
+                               ring.getElementType())))
+    return failure();
+  SwizzleAttr swizzle = ring.getSwizzle();
+  auto alloc = getRing().getDefiningOp<AllocRingOp>();
+  if (swizzle.getChunkBytes() != 16 || swizzle.getPeriod() != 8 ||
+      swizzle.getRowsPerPhase() != 1 ||
+      ring.getRowBytes() != 128 * swizzle.getColumnBlocks() ||
+      (alloc && alloc.getAlignment() < 1024))
+    return emitOpError("(C2): the ring must hold 128-byte column blocks in "
+                       "the TMA's 128-byte swizzle (#vnm_gpu.swizzle<chunk = "
+                       "16, period = 8, column_blocks = row bytes / 128>), "
+                       "aligned to 1024 bytes");
+  if (failed(verifyInKernel(*this, std::nullopt)))
+    return failure();
+  auto func = (*this)->getParentOfType<mlir::gpu::GPUFuncOp>();
+  auto param = dyn_cast<BlockArgument>(getSrc());
+  if (!param || param.getOwner() != &func.getBody().front())
+    return emitOpError("(C3): `src` must be a parameter of the kernel (the "
+                       "host passes it as a tensor map)");
+  for (Operation *user : param.getUsers()) {
+    auto copy = dyn_cast<TmaCopyTileOp>(user);
+    if (!copy || copy.getSrc() != param)
+      return emitOpError("(C3): the kernel parameter `src` is passed as a "
+                         "tensor map: it may only be read by "
+                         "vnm_gpu.tma_copy_tile, not by ")
+             << user->getName();
+    if (copy.getRowBound() != getRowBound() || copy.getCols() != getCols() ||
+        copy.getLd() != getLd())
+      return emitOpError("(C4): the copies of one tensor map must use the "
+                         "same bounds and pitch");
+  }
+  for (Value known : {getRowBound(), getCols(), getLd()})
+    if (!isHostKnown(known, func))
+      return emitOpError("(C4): bounds and pitch are encoded in the tensor "
+                         "map by the host: each must be a constant or a "
+                         "scalar parameter of the kernel");
+  auto split = (*this)->getParentOfType<ProduceConsumeOp>();
+  if (!split || !split.getProduce().isAncestor((*this)->getParentRegion()))
+    return emitOpError("(C5): only the produce region of a "
+                       "vnm_gpu.produce_consume copies with the TMA (the "
+                       "copy lands on the slot's barrier)");
+  return success();
 }
 
 LogicalResult WaitOp::verify() {
@@ -498,16 +556,19 @@ LogicalResult StageSparseAOp::verify() {
       !getMatrix().getElementType().isBF16())
     return emitOpError("(C2): stages f16 or bf16 fragments, got ")
            << getMatrix().getElementType();
-  if (getLayout().getRowsPerThread() != 1)
+  std::optional<CopyLayoutAttr> layout = getLayout();
+  if (layout && layout->getRowsPerThread() != 1)
     return emitOpError("(C5): the copy's threads take a slot's 16-byte "
                        "chunks round-robin (rows_per_thread = 1), got ")
-           << getLayout().getRowsPerThread();
+           << layout->getRowsPerThread();
   auto split = (*this)->getParentOfType<ProduceConsumeOp>();
   if (!split || !split.getProduce().isAncestor((*this)->getParentRegion()))
     return emitOpError("(C6): only the produce region of a "
                        "vnm_gpu.produce_consume stages A fragments (its "
                        "protocol lands them before they are read)");
-  return verifyInKernel(*this, getLayout().getThreads());
+  return verifyInKernel(*this,
+                        layout ? std::optional<int64_t>(layout->getThreads())
+                               : std::nullopt);
 }
 
 LogicalResult LoadStagedAOp::verify() {
@@ -537,8 +598,8 @@ namespace {
 /// uses, or {} for other ops.
 std::pair<Value, Value> getIndexedSlot(Operation *op) {
   return TypeSwitch<Operation *, std::pair<Value, Value>>(op)
-      .Case<GatherOp, CopyTileOp, StageSparseAOp, LoadStagedAOp, LoadBOp,
-            WgmmaSpOp>([](auto x) {
+      .Case<GatherOp, CopyTileOp, TmaCopyTileOp, StageSparseAOp, LoadStagedAOp,
+            LoadBOp, WgmmaSpOp>([](auto x) {
         return std::make_pair(Value(x.getRing()), Value(x.getSlot()));
       })
       .Default([](Operation *) { return std::pair<Value, Value>(); });
@@ -608,7 +669,8 @@ LogicalResult ProduceConsumeOp::verify() {
     WalkResult walk = region->walk([&](Operation *op) {
       if (isa<WaitOp>(op) ||
           (producing && isa<MmaSpOp, WgmmaSpOp, LoadStagedAOp, LoadBOp>(op)) ||
-          (!producing && isa<GatherOp, CopyTileOp, StageSparseAOp>(op))) {
+          (!producing &&
+           isa<GatherOp, CopyTileOp, TmaCopyTileOp, StageSparseAOp>(op))) {
         op->emitOpError("(C6): cannot sit in the ")
             << (producing ? "produce" : "consume")
             << " region of vnm_gpu.produce_consume (the producer copies into "

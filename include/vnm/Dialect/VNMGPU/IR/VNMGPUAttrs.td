@@ -169,18 +169,24 @@ def VNMGPU_WgmmaSpTilingAttr : VNMGPU_Attr<"WgmmaSpTiling", "wgmma_sp_tiling",
     `warpgroups` warpgroups of 64 rows each (one `wgmma.sp` m64nNk32 with
     N = the block's columns per K step), and a ring of `stages` slots
     filled by the block's threads with `cp.async` in the canonical
-    128-byte-swizzled layout the MMA's descriptor names. See docs/spec.md
-    (section 5) and docs/hopper.md.
+    128-byte-swizzled layout the MMA's descriptor names. With `producers =
+    1` the block has one more warpgroup, which fills the ring (B by the TMA,
+    A and its metadata by bulk copies) while the others compute: the
+    warp-specialized loop of `vnm_gpu.produce_consume`, for M = 4. See
+    docs/spec.md (section 5) and docs/hopper.md.
 
     ```mlir
     #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
+    #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
     ```
   }];
   let parameters = (ins "int64_t":$blockRows, "int64_t":$blockCols,
-                        "int64_t":$warpgroups, "int64_t":$stages);
+                        "int64_t":$warpgroups, "int64_t":$stages,
+                        DefaultValuedParameter<"int64_t", "0">:$producers);
   let assemblyFormat = [{
     `<` `block` `=` `[` $blockRows `,` $blockCols `]` `,` `warpgroups` `=`
-    $warpgroups `,` `stages` `=` $stages `>`
+    $warpgroups `,` `stages` `=` $stages (`,` `producers` `=` $producers^)?
+    `>`
   }];
 }
 

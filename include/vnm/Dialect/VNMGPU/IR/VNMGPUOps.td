@@ -132,6 +132,37 @@ def VNMGPU_CopyTileOp : VNMGPU_Op<"copy_tile",
   }];
 }
 
+def VNMGPU_TmaCopyTileOp : VNMGPU_Op<"tma_copy_tile",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copy a dense tile of B into a ring slot with the TMA";
+  let description = [{
+    Starts the copy of rows `row` .. `row + ring rows - 1` and columns
+    `col` .. `col + ring cols - 1` of `src` (row pitch `ld`) into slot
+    `slot` by the tensor memory accelerator: one box of the ring's rows by
+    one 128-byte column block per column block of the slot, written in the
+    slot's 128-byte swizzle. Elements at or past `row_bound` or `cols` are
+    zeros. The kernel parameter `src` is passed as a tensor map (the launch
+    contract's `tensor_maps`) that the host makes from the buffer, the
+    bounds and the pitch, so those must be values the host knows: constants
+    or the kernel's own scalar parameters. Only the producer of a
+    `vnm_gpu.produce_consume` copies this way; the copy lands on the slot's
+    barrier before the consumers read the slot.
+
+    ```mlir
+    vnm_gpu.tma_copy_tile %rhs[%row, %col] bounds(%k, %n) ld(%ldb)
+        into %ring[%slot] : memref<?xf16>, !ring
+    ```
+  }];
+  let arguments = (ins VNMGPU_FlatBuffer:$src, I32:$row, I32:$col,
+                   I32:$rowBound, I32:$cols, I32:$ld,
+                   VNMGPU_RingType:$ring, I32:$slot);
+  let assemblyFormat = [{
+    $src `[` $row `,` $col `]` `bounds` `(` $rowBound `,` $cols `)`
+    `ld` `(` $ld `)` `into` $ring `[` $slot `]` attr-dict `:` type($src)
+    `,` qualified(type($ring))
+  }];
+}
+
 def VNMGPU_WaitOp : VNMGPU_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for a ring's copies, then synchronize the block";
   let description = [{
@@ -383,8 +414,10 @@ def VNMGPU_StageSparseAOp : VNMGPU_Op<"stage_sparse_a",
   let description = [{
     Starts the asynchronous copy of what `vnm_gpu.load_sparse_a` would read
     for rows `row` .. and k-tile pair `pair` (same arrays, same rules) into
-    slot `slot` of an A ring, in the slot's layout. The threads of `layout`
-    copy the slot's 16-byte chunks round-robin (`rows_per_thread = 1`).
+    slot `slot` of an A ring, in the slot's layout. With `layout` its
+    threads copy the slot's 16-byte chunks round-robin (`rows_per_thread =
+    1`); without it one thread of the producers issues a bulk copy of each
+    16-row tile's values and metadata, which land on the slot's barrier.
     Only the producer of a `vnm_gpu.produce_consume` copies: the copy lands
     before the consumers read the slot.
 
@@ -397,7 +430,8 @@ def VNMGPU_StageSparseAOp : VNMGPU_Op<"stage_sparse_a",
   }];
   let arguments = (ins VNMGPU_FlatBuffer:$values, VNMGPU_FlatBuffer:$meta,
                    I32:$row, I32:$pair, VNMGPU_ARingType:$ring, I32:$slot,
-                   VNMGPU_MatrixAttr:$matrix, VNMGPU_CopyLayoutAttr:$layout);
+                   VNMGPU_MatrixAttr:$matrix,
+                   OptionalAttr<VNMGPU_CopyLayoutAttr>:$layout);
   let assemblyFormat = [{
     $values `,` $meta `[` $row `,` $pair `]` `into` $ring `[` $slot `]`
     attr-dict `:` type($values) `,` type($meta) `,` qualified(type($ring))

@@ -1,0 +1,171 @@
+//===- StagedCopyLowering.cpp - the producer's copies and staged A --------===//
+//
+// The copies of a produce region, issued by one producer thread, complete
+// on the slot's full barrier by bytes (ProduceConsumeLowering.cpp
+// announces them):
+//
+// * vnm_gpu.tma_copy_tile: one 2-D TMA box per 128-byte column block of
+//   the slot (the ring's rows x 128 bytes), which the copy engine writes in
+//   the 128-byte swizzle, through the tensor map the kernel parameter
+//   `src` is bound to;
+// * vnm_gpu.stage_sparse_a: per 16-row tile of the slot, one 1-D bulk copy
+//   of the pair's two k-tiles of values (32 lanes x 16 bytes each,
+//   contiguous in the format library's fragment layout) and one of its 32
+//   metadata words.
+//
+// vnm_gpu.load_staged_a reads a consumer thread's registers of the slot
+// with ld.shared: its warp's 16-row tiles, in the order load_sparse_a
+// returns them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileLowering.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace vnm;
+using namespace vnm::kernel;
+using namespace vnm::vnm_gpu;
+using namespace vnm::vnm_gpu::lowering;
+
+namespace {
+
+struct TmaCopyTileLowering : OpConversionPattern<TmaCopyTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaCopyTileOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto bound = op.getSrc().getDefiningOp<UnrealizedConversionCastOp>();
+    if (!bound)
+      return rewriter.notifyMatchFailure(
+          op, "`src` is not bound to a tensor map parameter");
+    Value map = bound.getOperand(0);
+    RingType ring = op.getRing().getType();
+    KernelIRBuilder kb(rewriter, op.getLoc());
+    Value slot = adaptor.getSlot().front();
+    Value full = getSlotBarrier(kb, op, ring.getStages(), slot, false);
+    Value dst = kb.add(kb.sharedAddress(adaptor.getRing().front()),
+                       getSlotOffset(kb, ring, slot));
+    int64_t blockElements = 128 / ring.getElementBytes();
+    int64_t blockBytes = ring.getRows() * 128;
+    Value row = adaptor.getRow().front(), col = adaptor.getCol().front();
+    for (int64_t j = 0; j < ring.getSwizzle().getColumnBlocks(); ++j)
+      kb.ptx("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+             "complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
+             {kb.add(dst, kb.c32(j * blockBytes)), map,
+              kb.add(col, kb.c32(j * blockElements)), row, full},
+             "r,l,r,r,r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StageSparseAOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getLayout())
+      return rewriter.notifyMatchFailure(
+          op, "cp.async staging by the producer threads is not lowered");
+    ARingType ring = op.getRing().getType();
+    RankedTensorType matrix = op.getMatrix();
+    std::optional<format::FragmentGeometry> geometry =
+        getFragmentGeometry(matrix, ring.getTile().getLayout());
+    if (!geometry || geometry->eightBit)
+      return rewriter.notifyMatchFailure(
+          op, "no 16-bit fragment storage of the matrix");
+    KernelIRBuilder kb(rewriter, op.getLoc());
+    Value slot = adaptor.getSlot().front();
+    Value full = getSlotBarrier(kb, op, ring.getStages(), slot, false);
+    Value dst = kb.add(kb.sharedAddress(adaptor.getRing().front()),
+                       kb.mul(slot, kb.c32(ring.getSlotBytes())));
+    Value values = adaptor.getValues().front();
+    Value meta = adaptor.getMeta().front();
+    Value pair = adaptor.getPair().front();
+    Value firstTile = kb.shru(adaptor.getRow().front(), kb.c32(4));
+    int64_t elementBytes = matrix.getElementType().getIntOrFloatBitWidth() / 8;
+    bool spansBlocks = ring.getTile().getRows() > getVNMEncoding(matrix).getV();
+    auto bulk = [&](Value to, Value from, int64_t bytes) {
+      kb.ptx("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
+             "bytes [$0], [$1], $2, [$3];",
+             {to, from, kb.c32(bytes), full}, "r,l,r,r");
+    };
+    for (int64_t j = 0; j < ring.getRowTiles(); ++j) {
+      Value rowTile = kb.add(firstTile, kb.c32(j));
+      // As load_sparse_a: a tile spanning V blocks past the fragment
+      // arrays' rows reads the last row tile there.
+      if (spansBlocks)
+        rowTile = kb.minu(rowTile, kb.c32(geometry->rowTiles - 1));
+      Value tile = kb.add(kb.mul(rowTile, kb.c32(geometry->kTiles)),
+                          kb.mul(pair, kb.c32(2)));
+      bulk(kb.add(dst, kb.c32(j * ARingType::kValueBytesPerRowTile)),
+           kb.elementAddress(values,
+                             kb.mul(tile, kb.c32(geometry->valuesPerTile())),
+                             elementBytes),
+           ARingType::kValueBytesPerRowTile);
+      Value unit = kb.add(
+          kb.mul(rowTile, kb.c32(geometry->metaUnitsPerRowTile())), pair);
+      bulk(kb.add(dst, kb.c32(ring.getMetaOffset() +
+                              j * ARingType::kMetaBytesPerRowTile)),
+           kb.elementAddress(meta, kb.mul(unit, kb.c32(format::kWarpLanes)), 4),
+           ARingType::kMetaBytesPerRowTile);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LoadStagedALowering : OpConversionPattern<LoadStagedAOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadStagedAOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ARingType ring = op.getRing().getType();
+    SparseAType type = op.getResult().getType();
+    MmaLayoutAttr layout = type.getLayout();
+    KernelIRBuilder kb(rewriter, op.getLoc());
+    OpBuilder &b = kb.builder();
+    Location loc = kb.location();
+    ThreadCoordinates at = getThreadCoordinates(kb, layout);
+    WarpTiles tiles = getWarpTiles(layout, type.getRows(), type.getCols());
+    Value slot = kb.offsetBytes(
+        adaptor.getRing().front(),
+        kb.mul(adaptor.getSlot().front(), kb.c32(ring.getSlotBytes())));
+    SmallVector<Value> rowTile;
+    for (int64_t mt = 0; mt < tiles.m; ++mt)
+      rowTile.push_back(kb.add(kb.mul(at.warpM, kb.c32(tiles.m)), kb.c32(mt)));
+    SmallVector<Value> words;
+    for (int64_t mt = 0; mt < tiles.m; ++mt) {
+      Value offset = kb.add(
+          kb.c32(ring.getMetaOffset()),
+          kb.add(kb.mul(rowTile[mt], kb.c32(ARingType::kMetaBytesPerRowTile)),
+                 kb.mul(at.lane, kb.c32(4))));
+      words.push_back(kb.load(kb.i32(), kb.offsetBytes(slot, offset), 4));
+    }
+    auto vector4 = VectorType::get({4}, kb.i32());
+    int64_t kTiles = type.getCols() / layout.getInstrK();
+    for (int64_t kk = 0; kk < kTiles; ++kk)
+      for (int64_t mt = 0; mt < tiles.m; ++mt) {
+        Value offset = kb.add(
+            kb.mul(rowTile[mt], kb.c32(ARingType::kValueBytesPerRowTile)),
+            kb.add(kb.c32(kk * ARingType::kValueBytesPerRowTile / 2),
+                   kb.mul(at.lane, kb.c32(16))));
+        Value loaded = kb.load(vector4, kb.offsetBytes(slot, offset), 16);
+        for (int64_t r = 0; r < 4; ++r)
+          words.push_back(
+              LLVM::ExtractElementOp::create(b, loc, loaded, kb.c32(r)));
+      }
+    rewriter.replaceOpWithMultiple(op, {words});
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateStagedCopyPatterns(TypeConverter &converter,
+                                          RewritePatternSet &patterns) {
+  patterns.add<TmaCopyTileLowering, StageSparseALowering, LoadStagedALowering>(
+      converter, patterns.getContext());
+}

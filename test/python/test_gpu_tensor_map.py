@@ -1,0 +1,128 @@
+"""Kernels that read B through the TMA take it as a tensor map: the launch
+contract names the parameter's type "tensor_map" and describes the map,
+and vnm.launch makes it with the C API (vnmGpuTensorMapEncode) before each
+launch. Checked here against the CUDA driver stand-in
+(test/lib/FakeCudaDriver.cpp), whose cuTensorMapEncodeTiled records its
+arguments in the map; the maps the real driver makes are used on the H200
+(bench/device_bench.py).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import vnm
+
+FAKE = os.environ.get("VNM_FAKE_CUDA_DRIVER")
+pytestmark = pytest.mark.skipif(not FAKE or not Path(FAKE).is_file(),
+                                reason="VNM_FAKE_CUDA_DRIVER is not built")
+
+K = 192
+PROGRAM = f"""func.func @linear(%w: tensor<256x{K}xf16, #vnm.encoding<v = 64, n = 2, m = 4>>,
+    %x: tensor<{K}x?xf16>) -> tensor<256x?xf16> {{
+  %y = vnm.spmm %w, %x
+      : tensor<256x{K}xf16, #vnm.encoding<v = 64, n = 2, m = 4>>, tensor<{K}x?xf16>
+      -> tensor<256x?xf16>
+  return %y : tensor<256x?xf16>
+}}"""
+
+PRELUDE = """
+import ctypes, json, sys
+from pathlib import Path
+from vnm import VNMError
+from vnm.launch import GpuKernel, encode_tensor_map
+fake = ctypes.CDLL(sys.argv[1])
+directory = Path(sys.argv[2])
+contract = json.loads((directory / "contract.json").read_text())
+ptx = (directory / "kernel.ptx").read_text()
+
+def words(box):
+    return list((ctypes.c_uint64 * 6).from_buffer(box))
+
+def last_params():
+    grid, block = (ctypes.c_uint32 * 3)(), (ctypes.c_uint32 * 3)()
+    shared, stream = ctypes.c_uint32(), ctypes.c_void_p()
+    params = (ctypes.c_uint64 * 32)()
+    count = fake.fakeCudaLastLaunch(grid, block, ctypes.byref(shared),
+                                    ctypes.byref(stream), params, 32)
+    return list(params[:count])
+"""
+
+
+@pytest.fixture(scope="module")
+def kernel_dir(tmp_path_factory):
+    result = vnm.compile(PROGRAM, target="sm_90a", gpu_options="recipe=wgmma-sp-ws")
+    directory = tmp_path_factory.mktemp("kernel")
+    kernel = result.kernels[0]
+    (directory / "kernel.ptx").write_bytes(result.binaries[kernel.binary])
+    (directory / "contract.json").write_text(json.dumps(kernel.contract))
+    return directory
+
+
+def run(kernel_dir, body):
+    env = dict(os.environ, VNM_CUDA_DRIVER=FAKE)
+    process = subprocess.run(
+        [sys.executable, "-B", "-c", PRELUDE + textwrap.dedent(body), FAKE, str(kernel_dir)],
+        env=env, capture_output=True, text=True, timeout=120)
+    assert process.returncode == 0, process.stdout + process.stderr
+    return process.stdout
+
+
+def test_the_contract_describes_the_tensor_map(kernel_dir):
+    contract = json.loads((kernel_dir / "contract.json").read_text())
+    kinds = dict(zip(contract["params"], contract["param_types"]))
+    assert kinds["rhs"] == "tensor_map"
+    assert kinds["frag_values"] == "ptr" and kinds["n"] == "i32"
+    assert contract["tensor_maps"] == {"rhs": {
+        "rows": K, "cols": "n", "ld": "ldb", "element_bytes": 2,
+        "box_rows": 64, "box_cols": 64, "swizzle_bytes": 128}}
+    assert contract["block"] == [384, 1, 1]
+    ptx = (kernel_dir / "kernel.ptx").read_text()
+    assert ".param .align 64 .b8 spmm_0_param_3[128]" in ptx
+
+
+def test_a_launch_passes_the_map_of_the_given_matrix(kernel_dir):
+    run(kernel_dir, """
+    kernel = GpuKernel(ptx, contract)
+    values = {"frag_values": 0x1000, "frag_meta": 0x2000, "colidx": 0x3000,
+              "rhs": 0x40000, "out": 0x5000, "bias": None,
+              "n": 100, "ldb": 104, "ldc": 104}
+    kernel.launch(values, n=100)
+    params = last_params()
+    # The map's first word (the stand-in's record of the address).
+    assert params[3] == 0x40000, params
+    assert params[6:] == [100, 104, 104], params
+    box = encode_tensor_map(0x40000, contract["tensor_maps"]["rhs"], values)
+    # address, cols, rows, pitch in bytes, box (cols | rows << 32),
+    # u16 data | 128-byte swizzle << 8 | 256-byte L2 promotion << 16.
+    assert words(box) == [0x40000, 100, 192, 208, 64 | 64 << 32,
+                          1 | 3 << 8 | 3 << 16], words(box)
+    """)
+
+
+def test_maps_the_driver_would_refuse_are_named(kernel_dir):
+    run(kernel_dir, """
+    entry = contract["tensor_maps"]["rhs"]
+    values = {"n": 100, "ldb": 104}
+    for address, ldb, needle in ((0x40008, 104, "16-byte aligned"),
+                                 (0x40000, 100, "row pitch of 100 elements"),
+                                 (0x40000, 96, "at least the columns")):
+        values["ldb"] = ldb
+        try:
+            encode_tensor_map(address, entry, values)
+        except VNMError as error:
+            assert needle in str(error), str(error)
+        else:
+            raise AssertionError(f"encoded {address:#x}, ldb {ldb}")
+    try:
+        encode_tensor_map(0x40000, entry, {"ldb": 104})
+    except VNMError as error:
+        assert "parameter n, which has no value" in str(error), str(error)
+    else:
+        raise AssertionError("encoded without n")
+    """)
