@@ -189,6 +189,9 @@ class SparseDense:
                                f"{target}: {error}", error.diagnostics) from error
         kernel = result.kernels[0]
         contract = kernel.contract
+        if "tensor_map" in contract.get("param_types", []):
+            raise VNMError(f"layer {self.name!r}: its kernel takes tensor maps (recipe "
+                           "wgmma-sp-ws), which the JAX layer's handler does not make")
         if list(contract["params"]) != _FLOAT_KERNEL_PARAMS:
             raise VNMError(f"layer {self.name!r}: its kernel takes {contract['params']}; the "
                            f"JAX layer launches kernels of parameters {_FLOAT_KERNEL_PARAMS}")

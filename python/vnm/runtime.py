@@ -56,6 +56,10 @@ class SpmmKernel:
     def __init__(self, binary, contract: dict):
         if contract.get("op") != "vnm.storage.spmm":
             raise VNMError(f"not an spmm kernel contract: {contract.get('op')!r}")
+        if "tensor_map" in contract.get("param_types", []):
+            # CuPy passes pointers and scalars, not a 128-byte tensor map.
+            raise VNMError("the kernel takes tensor maps (a TMA kernel, recipe "
+                           "wgmma-sp-ws): launch it through vnm.launch.GpuKernel")
         self.contract = dict(contract)
         self.rows = contract["rows"]
         self.cols = contract["cols"]

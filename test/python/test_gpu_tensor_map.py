@@ -126,3 +126,11 @@ def test_maps_the_driver_would_refuse_are_named(kernel_dir):
     else:
         raise AssertionError("encoded without n")
     """)
+
+
+def test_the_cupy_runtime_refuses_tensor_map_kernels(kernel_dir):
+    from vnm.runtime import SpmmKernel
+
+    contract = json.loads((kernel_dir / "contract.json").read_text())
+    with pytest.raises(vnm.VNMError, match="launch it through vnm.launch.GpuKernel"):
+        SpmmKernel((kernel_dir / "kernel.ptx").read_text(), contract)

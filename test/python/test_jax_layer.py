@@ -155,3 +155,12 @@ def test_handler_rejects_inconsistent_storage(rng):
     with pytest.raises(Exception, match=r"vnm sparse linear: values must be a f32 array "
                                         r"of shape \(32, 22\)"):
         call_cpu_handler(layer, x, *good, m=np.int64(6))
+
+
+def test_layer_refuses_a_tma_kernel(rng, tmp_path):
+    """A kernel that takes B as a tensor map (recipe wgmma-sp-ws) cannot be
+    launched by the handler, which passes pointers: refused when compiled."""
+    w = pruned(rng, 128, 128, "2:4")
+    with pytest.raises(__import__("vnm").VNMError, match="takes tensor maps"):
+        SparseDense(w.astype(np.float16), "2:4", target="sm_90a",
+                    gpu_options="recipe=wgmma-sp-ws", cache_dir=str(tmp_path))
