@@ -22,6 +22,7 @@
 #include "TileLowering.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace vnm;
@@ -86,7 +87,15 @@ struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
     Value pair = adaptor.getPair().front();
     Value firstTile = kb.shru(adaptor.getRow().front(), kb.c32(4));
     int64_t elementBytes = matrix.getElementType().getIntOrFloatBitWidth() / 8;
-    bool spansBlocks = ring.getTile().getRows() > getVNMEncoding(matrix).getV();
+    // As load_sparse_a: a tile that spans V blocks may reach past the
+    // fragment arrays' rows (the last block tile of R), and reads the last
+    // row tile there. Only then is the row tile clamped: the clamp costs
+    // the producer thread registers it has few of.
+    int64_t tileRows = ring.getTile().getRows();
+    int64_t coveredTiles =
+        llvm::divideCeil(matrix.getDimSize(0), tileRows) * tileRows / 16;
+    bool spansBlocks = tileRows > getVNMEncoding(matrix).getV() &&
+                       coveredTiles > geometry->rowTiles;
     auto bulk = [&](Value to, Value from, int64_t bytes) {
       kb.ptx("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
              "bytes [$0], [$1], $2, [$3];",
@@ -94,8 +103,6 @@ struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
     };
     for (int64_t j = 0; j < ring.getRowTiles(); ++j) {
       Value rowTile = kb.add(firstTile, kb.c32(j));
-      // As load_sparse_a: a tile spanning V blocks past the fragment
-      // arrays' rows reads the last row tile there.
       if (spansBlocks)
         rowTile = kb.minu(rowTile, kb.c32(geometry->rowTiles - 1));
       Value tile = kb.add(kb.mul(rowTile, kb.c32(geometry->kTiles)),

@@ -97,12 +97,14 @@ struct KernelArguments {
       ldc;
 };
 
-/// Registers per thread of the warp-specialized kernel's roles: the
-/// producer only issues copies; the consumers hold the accumulators (64 or
-/// 128 per thread) and two pairs' A fragments. 128 x 40 + 256 x 232 fits
-/// the multiprocessor's 65536.
-constexpr int64_t kProducerRegisters = 40;
-constexpr int64_t kConsumerRegisters = 232;
+/// Registers per thread of the warp-specialized kernel's roles, as the
+/// probe measured them (docs/hopper.md section 6): the producer thread
+/// keeps the copies' addresses (with fewer, ptxas spills them in its loop);
+/// the consumers hold the accumulators (64 or 128 per thread) and two
+/// pairs' A fragments. 128 x 88 + 256 x 208 fits the multiprocessor's
+/// 65536.
+constexpr int64_t kProducerRegisters = 88;
+constexpr int64_t kConsumerRegisters = 208;
 
 /// The K loop of the warp-specialized sm_90a kernel (M = 4): the producer
 /// copies pair p's 64 rows of B by the TMA and stages its A fragments; the
