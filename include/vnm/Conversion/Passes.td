@@ -117,7 +117,10 @@ def ConvertVNMGPUToNVVM : Pass<"convert-vnm-gpu-to-nvvm",
     `cp.async.cg` 16-byte copies with zero fill, XOR-swizzled shared rows
     read by `ldmatrix.x4.trans`, A fragments and metadata read in lane order
     with `ld.global.nc` that stay where they are issued, and
-    `mma.sp::ordered_metadata`. docs/gpu.md describes each op's lowering.
+    `mma.sp::ordered_metadata`; on sm_90a `wgmma.mma_async.sp`, and for a
+    `vnm_gpu.produce_consume` an mbarrier ring with a producer warpgroup
+    that copies by the TMA (a tensor-map parameter) and bulk copies.
+    docs/gpu.md describes each op's lowering.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
