@@ -64,18 +64,22 @@ struct TileTypes {
                            cfg.blockN, cfg.rhsType,
                            SwizzleAttr::get(context, 16, 8));
     }
+    // The copies by the block's threads and the column-locs they read; the
+    // warp-specialized kernel copies by the TMA and has neither.
     int64_t chunksPerRow = ring.getRowBytes() / 16;
-    copy = CopyLayoutAttr::get(context, cfg.threads(),
-                               ring.getRows() * chunksPerRow / cfg.threads());
+    if (!cfg.warpSpecialized)
+      copy = CopyLayoutAttr::get(context, cfg.threads(),
+                                 ring.getRows() * chunksPerRow / cfg.threads());
     MmaGeometry geometry = cfg.warpgroupMma  ? MmaGeometry::wgmma_sp_m64nNk32
                            : cfg.isInteger() ? MmaGeometry::mma_sp_m16n8k64
                                              : MmaGeometry::mma_sp_m16n8k32;
     auto layout = MmaLayoutAttr::get(context, geometry, cfg.warpsM, cfg.warpsN);
     // The gather of a K x N operand copies rows; that of a token-major
     // one selects bytes in load_b, for the lanes' B registers.
-    colloc = ColLocType::get(context, SpmmKernelConfig::kSlotRows / 4,
-                             cfg.tokenMajorRhs ? Attribute(layout)
-                                               : Attribute(copy));
+    if (!cfg.warpSpecialized)
+      colloc = ColLocType::get(context, SpmmKernelConfig::kSlotRows / 4,
+                               cfg.tokenMajorRhs ? Attribute(layout)
+                                                 : Attribute(copy));
     a = SparseAType::get(context, cfg.blockM, 64, cfg.operandType(), layout);
     // wgmma.sp reads B from the ring itself.
     if (!cfg.warpgroupMma)
