@@ -262,14 +262,7 @@ void lowering::bindTensorMapParameters(gpu::GPUFuncOp func) {
   OpBuilder b(&entry, entry.begin());
   auto pointer = LLVM::LLVMPointerType::get(func.getContext());
   for (BlockArgument arg : entry.getArguments()) {
-    // tma_copy_tile C3: a parameter read as a copy's `src` is read by
-    // nothing else.
-    bool mapped = llvm::any_of(arg.getUses(), [](OpOperand &use) {
-      auto copy = dyn_cast<TmaCopyTileOp>(use.getOwner());
-      return copy && use.get() == copy.getSrc() &&
-             use.getOperandNumber() == copy.getSrcMutable().getOperandNumber();
-    });
-    if (!mapped)
+    if (!isTensorMapParameter(arg))
       continue;
     // The copies keep reading a memref (their own operand type) through a
     // cast that their lowering looks through to the tensor map's pointer.

@@ -56,13 +56,6 @@ DictionaryAttr describeTensorMaps(Builder &b, gpu::GPUFuncOp kernel,
   return b.getDictionaryAttr(maps);
 }
 
-bool isTensorMapParameter(BlockArgument arg) {
-  return llvm::any_of(arg.getUsers(), [&](Operation *user) {
-    auto copy = dyn_cast<vnm_gpu::TmaCopyTileOp>(user);
-    return copy && copy.getSrc() == arg;
-  });
-}
-
 } // namespace
 
 DictionaryAttr
@@ -80,7 +73,7 @@ vnm::kernel::buildLaunchContract(gpu::GPUFuncOp kernel, StringRef moduleName,
     // Buffers are passed as bare device pointers, scalars as themselves,
     // buffers that the TMA reads as tensor maps the host makes of them.
     bool mapped = !kernel.getBody().empty() &&
-                  isTensorMapParameter(kernel.getArgument(index));
+                  vnm_gpu::isTensorMapParameter(kernel.getArgument(index));
     paramTypes.push_back(b.getStringAttr(mapped                  ? "tensor_map"
                                          : isa<MemRefType>(type) ? "ptr"
                                                                  : "i32"));

@@ -228,6 +228,14 @@ bool isHostKnown(Value value, mlir::gpu::GPUFuncOp func) {
 }
 } // namespace
 
+bool vnm::vnm_gpu::isTensorMapParameter(BlockArgument arg) {
+  return llvm::any_of(arg.getUses(), [](OpOperand &use) {
+    auto copy = dyn_cast<TmaCopyTileOp>(use.getOwner());
+    return copy &&
+           use.getOperandNumber() == copy.getSrcMutable().getOperandNumber();
+  });
+}
+
 LogicalResult TmaCopyTileOp::verify() {
   RingType ring = getRing().getType();
   if (failed(verifyElementType(*this, "C1", "`src`", elementOf(getSrc()),

@@ -36,6 +36,11 @@ namespace vnm::vnm_gpu {
 /// contracts list parameters by these names.
 inline constexpr llvm::StringLiteral kParamAttrName = "vnm_gpu.param";
 
+/// Whether the kernel parameter `arg` is the `src` of a
+/// vnm_gpu.tma_copy_tile: the host passes it as a tensor map (and, by the
+/// op's C3, nothing else reads it).
+bool isTensorMapParameter(mlir::BlockArgument arg);
+
 /// Groups of a k-tile pair, the K step the sparse ops index by `pair`
 /// (two m16n8k32 k-tiles of 8 groups): they cover groups 16 pair onward.
 inline constexpr int64_t kGroupsPerPair = 16;
