@@ -60,7 +60,7 @@ def program(rows, cols, v, m, dtype, out, acc, bias, act, token_major=False):
 def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                 blocks_per_sm, warp_rows=0, stages=0, chip="sm_90",
                 recipe="auto", block_cols=0, token_major=False,
-                register_gather=False):
+                register_gather=False, cluster_rows=0):
     name = case_matrix.case_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
@@ -69,7 +69,7 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
         f.write(program(*key, token_major=token_major))
     subprocess.run([vnm_opt, src, "-o", os.devnull,
                     f"--vnm-lower-to-nvvm-pipeline=chip={chip} recipe={recipe} "
-                    f"block-cols={block_cols} "
+                    f"block-cols={block_cols} cluster-rows={cluster_rows} "
                     f"features=+ptx85 "
                     f"format=isa block-rows={block_rows} warp-rows={warp_rows} "
                     f"warps-n={warps_n} stages={stages} "
@@ -128,6 +128,9 @@ def main():
     ap.add_argument("--register-gather", action="store_true",
                     help="forwarded to the pipeline: x also for the f16/bf16 "
                          "kernels at M = 8")
+    ap.add_argument("--cluster-rows", type=int, default=0,
+                    help="forwarded to the pipeline (wgmma-sp, wgmma-sp-ws: "
+                         "row blocks per cluster, 1 for none; 0: the heuristic)")
     args = ap.parse_args()
 
     ptxas = shutil.which("ptxas") or (
@@ -145,13 +148,14 @@ def main():
                                   args.blocks_per_sm, args.warp_rows,
                                   args.stages, args.chip, args.recipe,
                                   args.block_cols, args.token_major,
-                                  args.register_gather),
+                                  args.register_gather, args.cluster_rows),
             keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels},
                 "chip": args.chip, "recipe": args.recipe,
                 "block_cols": args.block_cols, "token_major": args.token_major,
                 "register_gather": args.register_gather,
+                "cluster_rows": args.cluster_rows,
                 "block_rows": args.block_rows, "warp_rows": args.warp_rows,
                 "stages": args.stages,
                 "warps_n": args.warps_n, "blocks_per_sm": args.blocks_per_sm}

@@ -41,6 +41,11 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       llvm::cl::desc("Columns of Y per thread block of the wgmma.sp kernels "
                      "(128, 256; 0 chooses)"),
       llvm::cl::init(0)};
+  Option<int64_t> clusterRows{
+      *this, "cluster-rows",
+      llvm::cl::desc("Consecutive row blocks per cluster of the wgmma.sp "
+                     "kernels (1, 2, 4, 8; 0 chooses: 1)"),
+      llvm::cl::init(0)};
   Option<int64_t> warpRows{
       *this, "warp-rows",
       llvm::cl::desc("Rows of a warp tile (32, 64; 0 chooses)"),
@@ -78,13 +83,8 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
 };
 } // namespace
 
-std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
-                                     StringRef format, unsigned optLevel,
-                                     int64_t blockRows, int64_t warpRows,
-                                     int64_t warpsN, int64_t stages,
-                                     int64_t blocksPerSM, StringRef dumpDir,
-                                     StringRef recipe, int64_t blockCols,
-                                     bool registerGather) {
+/// The passes of `vnm-lower-to-nvvm-pipeline` for `options`.
+static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
   std::string text = llvm::formatv(
       "canonicalize,"
       "vnm-expand-storage,"
@@ -92,7 +92,7 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "function-boundary-type-conversion=identity-layout-map},"
       "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
       "stages={8} blocks-per-sm={6} recipe={9} block-cols={10} "
-      "register-gather={11}},"
+      "register-gather={11} cluster-rows={12}},"
       "vnm-fold-transposed-rhs{{register-gather={11}},"
       "vnm-fold-transposed-result,"
       "vnm-lower-to-gpu,"
@@ -104,11 +104,15 @@ std::string vnm::getNVVMPipelineText(StringRef chip, StringRef features,
       "reconcile-unrealized-casts),"
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
       "gpu-module-to-binary{{format={3}}",
-      chip, features, optLevel, format, blockRows, warpsN, blocksPerSM,
-      warpRows, stages, recipe, blockCols, registerGather);
-  if (!dumpDir.empty())
-    text += ("," + llvm::Twine("vnm-dump-kernels{output-dir=") + dumpDir + "}")
-                .str();
+      std::string(options.chip), std::string(options.features),
+      unsigned(options.optLevel), std::string(options.format),
+      int64_t(options.blockRows), int64_t(options.warpsN),
+      int64_t(options.blocksPerSM), int64_t(options.warpRows),
+      int64_t(options.stages), std::string(options.recipe),
+      int64_t(options.blockCols), bool(options.registerGather),
+      int64_t(options.clusterRows));
+  if (!options.dumpDir.empty())
+    text += ",vnm-dump-kernels{output-dir=" + options.dumpDir + "}";
   return text;
 }
 
@@ -156,11 +160,7 @@ void vnm::registerNVVMPipeline() {
           return failure();
         if (std::optional<std::string> reason = checkOptions(options))
           return errorHandler("vnm-lower-to-nvvm-pipeline: " + *reason);
-        std::string text = getNVVMPipelineText(
-            options.chip, options.features, options.format, options.optLevel,
-            options.blockRows, options.warpRows, options.warpsN, options.stages,
-            options.blocksPerSM, options.dumpDir, options.recipe,
-            options.blockCols, options.registerGather);
+        std::string text = getNVVMPipelineText(options);
         std::string parseErrors;
         llvm::raw_string_ostream errorStream(parseErrors);
         if (failed(parsePassPipeline(text, pm, errorStream)))

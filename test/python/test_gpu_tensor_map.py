@@ -84,6 +84,9 @@ def test_the_contract_describes_the_tensor_map(kernel_dir):
     assert contract["block"] == [384, 1, 1]
     ptx = (kernel_dir / "kernel.ptx").read_text()
     assert ".param .align 64 .b8 spmm_0_param_3[128]" in ptx
+    # No clusters by default (cluster-rows=2 asks for them).
+    assert "cluster" not in contract
+    assert ".reqnctapercluster" not in ptx
 
 
 def test_a_launch_passes_the_map_of_the_given_matrix(kernel_dir):
@@ -134,3 +137,29 @@ def test_the_cupy_runtime_refuses_tensor_map_kernels(kernel_dir):
     contract = json.loads((kernel_dir / "contract.json").read_text())
     with pytest.raises(vnm.VNMError, match="launch it through vnm.launch.GpuKernel"):
         SpmmKernel((kernel_dir / "kernel.ptx").read_text(), contract)
+
+
+def test_clustered_kernels_launch_with_their_plain_grid(tmp_path):
+    """cluster-rows=2: the cluster is fixed in the PTX (.reqnctapercluster),
+    so vnm.launch launches the contract's grid as it is, whose rows are a
+    multiple of the cluster's."""
+    result = vnm.compile(PROGRAM, target="sm_90a",
+                         gpu_options="recipe=wgmma-sp-ws cluster-rows=2")
+    kernel = result.kernels[0]
+    (tmp_path / "kernel.ptx").write_bytes(result.binaries[kernel.binary])
+    (tmp_path / "contract.json").write_text(json.dumps(kernel.contract))
+    assert kernel.contract["cluster"] == [1, 2, 1]
+    assert kernel.contract["grid_y"] % 2 == 0
+    assert ".reqnctapercluster 1, 2, 1" in result.binaries[kernel.binary].decode()
+    run(tmp_path, """
+    kernel = GpuKernel(ptx, contract)
+    kernel.launch({"frag_values": 0x1000, "frag_meta": 0x2000, "colidx": 0x3000,
+                   "rhs": 0x40000, "out": 0x5000, "bias": None,
+                   "n": 512, "ldb": 512, "ldc": 512}, n=512)
+    grid, block = (ctypes.c_uint32 * 3)(), (ctypes.c_uint32 * 3)()
+    shared, stream = ctypes.c_uint32(), ctypes.c_void_p()
+    params = (ctypes.c_uint64 * 32)()
+    fake.fakeCudaLastLaunch(grid, block, ctypes.byref(shared),
+                            ctypes.byref(stream), params, 32)
+    assert list(grid) == [2, 2, 1], list(grid)
+    """)

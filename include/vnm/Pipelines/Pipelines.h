@@ -14,16 +14,6 @@ llvm::StringRef getCPUPipelineText();
 /// Appends the CPU pipeline to `pm` (anchored on a builtin.module).
 llvm::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm);
 
-/// The passes of `vnm-lower-to-nvvm-pipeline` for the given options.
-std::string getNVVMPipelineText(llvm::StringRef chip, llvm::StringRef features,
-                                llvm::StringRef format, unsigned optLevel,
-                                int64_t blockRows, int64_t warpRows,
-                                int64_t warpsN, int64_t stages,
-                                int64_t blocksPerSM, llvm::StringRef dumpDir,
-                                llvm::StringRef recipe = "auto",
-                                int64_t blockCols = 0,
-                                bool registerGather = false);
-
 /// Registers `vnm-lower-to-nvvm-pipeline`.
 void registerNVVMPipeline();
 

@@ -4,6 +4,7 @@
 
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -99,6 +100,13 @@ vnm::kernel::buildLaunchContract(gpu::GPUFuncOp kernel, StringRef moduleName,
       b.getNamedAttr("dynamic_shared_bytes", b.getI64IntegerAttr(dynamicBytes)),
       b.getNamedAttr("requirements", b.getStringAttr(requirements)),
   };
+  // Cluster dimensions fixed in the kernel's code: a plain launch makes
+  // them, and the grid is a multiple of them.
+  if (auto cluster = kernel->getAttrOfType<DenseI32ArrayAttr>(
+          NVVM::NVVMDialect::getClusterDimAttrName())) {
+    SmallVector<int64_t> dims(cluster.asArrayRef());
+    fields.push_back(b.getNamedAttr("cluster", b.getI64ArrayAttr(dims)));
+  }
   DictionaryAttr maps = describeTensorMaps(b, kernel, params);
   if (!maps.empty())
     fields.push_back(b.getNamedAttr("tensor_maps", maps));

@@ -165,6 +165,12 @@ struct ChooseConfigPass
       return reject("warp-rows must be 0, 32 or 64");
     if (stages != 0 && (stages < 2 || stages > 6))
       return reject("stages must be 0 or in [2, 6]");
+    if (clusterRows != 0 && clusterRows != 1 && clusterRows != 2 &&
+        clusterRows != 4 && clusterRows != 8)
+      return reject("cluster-rows must be 0, 1, 2, 4 or 8");
+    if (clusterRows > 1 && !hopper)
+      return reject("cluster-rows needs recipe=wgmma-sp or wgmma-sp-ws (the "
+                    "mma.sp kernels launch no clusters)");
     // 32 resident blocks per multiprocessor is the hardware's limit.
     if (blocksPerSM < -1 || blocksPerSM > 32)
       return reject("blocks-per-sm must be -1 (choose), 0 (ptxas's choice) "
@@ -196,6 +202,7 @@ struct ChooseConfigPass
     options.warpsN = warpsN;
     options.stages = stages;
     options.blocksPerSM = blocksPerSM;
+    options.clusterRows = clusterRows;
 
     DominanceInfo &dominance = getAnalysis<DominanceInfo>();
     getOperation().walk([&](Operation *op) {

@@ -3,6 +3,7 @@
 #include "SpmmTileProgram.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
@@ -206,6 +207,12 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
   if (cfg.minBlocksPerSM > 0)
     func->setAttr("nvvm.minctasm",
                   builder.getI32IntegerAttr(cfg.minBlocksPerSM));
+  // Consecutive row blocks (grid y) as one cluster: `.reqnctapercluster`,
+  // so that a plain launch makes the clusters.
+  if (cfg.clusterRows > 1)
+    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                  builder.getDenseI32ArrayAttr(
+                      {1, static_cast<int32_t>(cfg.clusterRows), 1}));
   for (auto [index, parameter] : llvm::enumerate(parameters))
     func.setArgAttr(index, kParamAttrName,
                     builder.getStringAttr(parameter.first));

@@ -89,6 +89,15 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
            "for now)";
   if (config.rows <= 0 || config.cols <= 0)
     return "the GPU spmm kernel needs a static, non-empty R x K operand";
+  if (config.gridY() % config.clusterRows != 0)
+    return "the sm_90a wgmma.sp spmm kernel launches its row blocks in "
+           "clusters of " +
+           std::to_string(config.clusterRows) + ": the " +
+           std::to_string(config.gridY()) + " row blocks of " +
+           std::to_string(config.blockM) + " of the " +
+           std::to_string(config.rows) +
+           " rows must be a multiple of it (cluster_rows = 1 launches no "
+           "clusters)";
   // A is addressed with 32-bit element offsets; the product is checked
   // without overflowing.
   int64_t elements = 0;
@@ -133,6 +142,10 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
 vnm_gpu::WgmmaSpTilingAttr
 vnm::kernel::chooseWgmmaSpConfig(MLIRContext *context, int64_t v, int64_t m,
                                  const TilingOptions &options) {
+  // Row blocks in clusters only when asked for: launched as clusters of two
+  // consecutive row blocks, the warp-specialized kernel measured no faster
+  // on the H200 (docs/hopper.md section 7).
+  int64_t clusterRows = options.clusterRows ? options.clusterRows : 1;
   if (options.warpSpecialized) {
     // The loop measured at cuBLAS's speed for 2:4 on the H200: two
     // computing warpgroups of 64 x 256 and a producer, four stages of B
@@ -142,7 +155,7 @@ vnm::kernel::chooseWgmmaSpConfig(MLIRContext *context, int64_t v, int64_t m,
     int64_t stages = options.stages ? options.stages : 4;
     return vnm_gpu::WgmmaSpTilingAttr::get(context, blockRows, blockCols,
                                            blockRows / 64, stages,
-                                           /*producers=*/1);
+                                           /*producers=*/1, clusterRows);
   }
   int64_t blockRows = options.blockRows;
   if (!blockRows)
@@ -153,5 +166,5 @@ vnm::kernel::chooseWgmmaSpConfig(MLIRContext *context, int64_t v, int64_t m,
   int64_t stages = options.stages ? options.stages : blockCols == 256 ? 3 : 4;
   return vnm_gpu::WgmmaSpTilingAttr::get(context, blockRows, blockCols,
                                          blockRows / 64, stages,
-                                         /*producers=*/0);
+                                         /*producers=*/0, clusterRows);
 }

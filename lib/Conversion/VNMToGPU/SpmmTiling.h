@@ -87,6 +87,8 @@ struct SpmmKernelConfig {
   int64_t blockM = 64, blockN = 128, warpsM = 2, warpsN = 2, stages = 3;
   /// Resident blocks per multiprocessor to ask ptxas for (0: its choice).
   int64_t minBlocksPerSM = 0;
+  /// Consecutive row blocks launched as one cluster (sm_90a; 1: none).
+  int64_t clusterRows = 1;
 
   int64_t threads() const {
     return 32 * warpsM * warpsN + kProducerThreads * warpSpecialized;
@@ -108,6 +110,7 @@ struct SpmmKernelConfig {
     stages = config.getStages();
     warpSpecialized = config.getProducers() != 0;
     minBlocksPerSM = 0;
+    clusterRows = config.getClusterRows();
   }
   /// Takes the tiling of a #vnm_gpu.mma_sp_tiling.
   void applyConfig(vnm_gpu::MmaSpTilingAttr config) {
@@ -117,6 +120,7 @@ struct SpmmKernelConfig {
     warpsN = config.getWarpsN();
     stages = config.getStages();
     minBlocksPerSM = config.getBlocksPerSM();
+    clusterRows = 1;
   }
   int64_t groups() const { return (cols + m - 1) / m; }
   /// With M = 4 every group keeps all four of its columns (colidx is 0 1 2 3
@@ -162,6 +166,8 @@ struct TilingOptions {
           blocksPerSM = -1;
   /// The warp-specialized sm_90a kernel (a producer warpgroup).
   bool warpSpecialized = false;
+  /// Row blocks per cluster of the sm_90a kernels; 0 chooses (none).
+  int64_t clusterRows = 0;
 };
 
 /// The tiling vnm-choose-config gives a matrix in the V:N:M format;
@@ -186,8 +192,9 @@ struct TilingOptions {
 /// The sm_90a tiling of a float (f16/bf16) weight: 64 rows per warpgroup,
 /// two warpgroups (128-row tiles, one gathered B tile for both) where the
 /// format allows, 128 columns (m64n128k32), 4 stages (3 of 32 KiB at 256
-/// columns); nonzero block rows, block columns and stages override it (the
-/// other options are the mma.sp kernels').
+/// columns); nonzero block rows, block columns, stages and cluster rows
+/// override it (the other options are the mma.sp kernels'); no clusters
+/// unless asked for.
 vnm_gpu::WgmmaSpTilingAttr chooseWgmmaSpConfig(mlir::MLIRContext *context,
                                                int64_t v, int64_t m,
                                                const TilingOptions &options);

@@ -11,6 +11,8 @@
 // RUN: not vnm-opt %s --vnm-choose-config="block-cols=256" 2>&1 | FileCheck %s --check-prefix=COLS-MMA
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90 recipe=wgmma-sp" 2>&1 | FileCheck %s --check-prefix=WGMMA
 // RUN: not vnm-opt %s --vnm-choose-config="blocks-per-sm=33" 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp cluster-rows=3" 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a cluster-rows=2" 2>&1 | FileCheck %s --check-prefix=CLUSTER-MMA
 
 // ROWS: error: vnm-choose-config: block-rows must be 0, 64 or 128
 // WARP: error: vnm-choose-config: warp-rows must be 0, 32 or 64
@@ -21,6 +23,8 @@
 // COLS-MMA: error: vnm-choose-config: block-cols=256 needs recipe=wgmma-sp or wgmma-sp-ws (the mma.sp kernels have 128-column block tiles)
 // RECIPE: error: vnm-choose-config: recipe 'fastest' must be auto, mma-sp, wgmma-sp or wgmma-sp-ws
 // WGMMA: error: vnm-choose-config: recipe wgmma-sp needs chip sm_90a (wgmma.sp is an sm_90a instruction), got chip 'sm_90'
+// CLUSTER: error: vnm-choose-config: cluster-rows must be 0, 1, 2, 4 or 8
+// CLUSTER-MMA: error: vnm-choose-config: cluster-rows needs recipe=wgmma-sp or wgmma-sp-ws (the mma.sp kernels launch no clusters)
 // CHIP: error: vnm-choose-config: no spmm kernel recipe for chip 'sm_75' (sm_80, sm_90, sm_90a)
 !w = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 func.func @spmm(%w: !w, %x: tensor<256x64xf16>) -> tensor<1024x64xf32> {

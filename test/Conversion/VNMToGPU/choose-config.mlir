@@ -13,11 +13,14 @@
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp block-rows=64 stages=3" | FileCheck %s --check-prefix=HOPPER-OPTIONS
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp block-cols=256" | FileCheck %s --check-prefix=HOPPER-256
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp-ws" | FileCheck %s --check-prefix=HOPPER-WS
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp-ws cluster-rows=2" | FileCheck %s --check-prefix=HOPPER-WS-CLUSTER
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp cluster-rows=4" | FileCheck %s --check-prefix=HOPPER-CLUSTER4
 
 !big = tensor<4096x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 !small = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 !v64 = tensor<1024x256xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
 !m4 = tensor<1024x256xf16, #vnm.encoding<v = 16, n = 2, m = 4>>
+!m4odd = tensor<1152x256xf16, #vnm.encoding<v = 16, n = 2, m = 4>>
 
 // DEFAULT-LABEL: func @spmms
 // V a multiple of 128: 128-row tiles, whatever R, and 16 warps per
@@ -61,7 +64,17 @@
 // HOPPER-WS-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>
 // HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
 // HOPPER-WS: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
-// HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
+// No clusters unless asked for.
+// HOPPER-WS-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
+// cluster-rows=2 gives every wgmma.sp kernel clusters of two row blocks (the
+// 9 row blocks of the 1152-row weight are refused when its kernel is built).
+// HOPPER-WS-CLUSTER-LABEL: func @spmms
+// HOPPER-WS-CLUSTER-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, cluster_rows = 2>
+// HOPPER-WS-CLUSTER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4, cluster_rows = 2>
+// HOPPER-WS-CLUSTER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
+// HOPPER-WS-CLUSTER-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
+// HOPPER-CLUSTER4-LABEL: func @spmms
+// HOPPER-CLUSTER4-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, cluster_rows = 4>
 // HOPPER-OPTIONS-LABEL: func @spmms
 // HOPPER-OPTIONS-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 3>
 
@@ -71,21 +84,23 @@
 // PTXAS: blocks_per_sm = 1>
 // PTXAS-COUNT-2: stages = 3, blocks_per_sm = 0>
 func.func @spmms(%a: !big, %b: !small, %c: !v64, %x: tensor<256x64xf16>,
-                 %d: !m4,
+                 %d: !m4, %e: !m4odd,
                  %v: memref<4096x64xf16>, %ci: memref<32x32x4xi8>,
                  %m: memref<4096x64xi8>, %xm: memref<256x64xf16>,
                  %y: memref<4096x64xf32>)
     -> (tensor<4096x64xf32>, tensor<1024x64xf32>, tensor<1024x64xf32>,
-        tensor<1024x64xf32>, tensor<1024x64xf32>) {
+        tensor<1024x64xf32>, tensor<1024x64xf32>, tensor<1152x64xf32>) {
   %0 = vnm.spmm %a, %x : !big, tensor<256x64xf16> -> tensor<4096x64xf32>
   %1 = vnm.spmm %b, %x : !small, tensor<256x64xf16> -> tensor<1024x64xf32>
   %2 = vnm.spmm %c, %x : !v64, tensor<256x64xf16> -> tensor<1024x64xf32>
   %3 = vnm.spmm %b, %x {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
       : !small, tensor<256x64xf16> -> tensor<1024x64xf32>
   %4 = vnm.spmm %d, %x : !m4, tensor<256x64xf16> -> tensor<1024x64xf32>
+  %5 = vnm.spmm %e, %x : !m4odd, tensor<256x64xf16> -> tensor<1152x64xf32>
   vnm.storage.spmm ins(%v, %ci, %m, %xm : memref<4096x64xf16>, memref<32x32x4xi8>,
                        memref<4096x64xi8>, memref<256x64xf16>)
       outs(%y : memref<4096x64xf32>) {encoding = #vnm.encoding<v = 128, n = 2, m = 8>}
-  return %0, %1, %2, %3, %4 : tensor<4096x64xf32>, tensor<1024x64xf32>,
-      tensor<1024x64xf32>, tensor<1024x64xf32>, tensor<1024x64xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4096x64xf32>, tensor<1024x64xf32>,
+      tensor<1024x64xf32>, tensor<1024x64xf32>, tensor<1024x64xf32>,
+      tensor<1152x64xf32>
 }

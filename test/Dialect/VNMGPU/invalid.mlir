@@ -894,6 +894,11 @@ func.func private @f() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 25
 
 // -----
 
+// expected-error @+1 {{#vnm_gpu.wgmma_sp_tiling (C6): cluster_rows must be 1, 2, 4 or 8, got 3}}
+func.func private @f() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 3>}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // alloc_ring alignment
 //===----------------------------------------------------------------------===//

@@ -165,6 +165,9 @@ gpu.module @groups {
 // CHECK: vnm_gpu.wgmma_sp %{{.*}}[1], %{{.*}}[%{{.*}}] offset(32), %[[S0]] pending(0)
 // CHECK: func.func private @tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>, u = #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2, column_blocks = 2>}
 // CHECK: func.func private @ws_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>}
+// CHECK: func.func private @cluster_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>}
+// The default cluster_rows (1) is not printed.
+// CHECK: func.func private @no_cluster_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>}
 !wring = !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
 !wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
 !wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
@@ -183,6 +186,8 @@ gpu.module @wgmma {
 }
 func.func private @tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>, u = #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2, column_blocks = 2>}
 func.func private @ws_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>}
+func.func private @cluster_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>}
+func.func private @no_cluster_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4, cluster_rows = 1>}
 
 // A block split into a producer warpgroup and two consumer warpgroups: the
 // producer copies B and stages A into slot %slot, the consumers read them

@@ -191,9 +191,11 @@ int64_t MmaSpTilingAttr::getRingStages() const { return getStages(); }
 // WgmmaSpTilingAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult WgmmaSpTilingAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, int64_t blockRows,
-    int64_t blockCols, int64_t warpgroups, int64_t stages, int64_t producers) {
+LogicalResult
+WgmmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          int64_t blockRows, int64_t blockCols,
+                          int64_t warpgroups, int64_t stages, int64_t producers,
+                          int64_t clusterRows) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "#vnm_gpu.wgmma_sp_tiling (C1): warpgroups must be "
                           "1 or 2, got "
@@ -219,6 +221,13 @@ LogicalResult WgmmaSpTilingAttr::verify(
                           "(every thread copies) or 1 (a producer warpgroup), "
                           "got "
                        << producers;
+  // A cluster holds at most 8 blocks on every sm_90 part (the portable
+  // cluster size).
+  if (clusterRows != 1 && clusterRows != 2 && clusterRows != 4 &&
+      clusterRows != 8)
+    return emitError() << "#vnm_gpu.wgmma_sp_tiling (C6): cluster_rows must "
+                          "be 1, 2, 4 or 8, got "
+                       << clusterRows;
   return success();
 }
 

@@ -172,21 +172,26 @@ def VNMGPU_WgmmaSpTilingAttr : VNMGPU_Attr<"WgmmaSpTiling", "wgmma_sp_tiling",
     128-byte-swizzled layout the MMA's descriptor names. With `producers =
     1` the block has one more warpgroup, which fills the ring (B by the TMA,
     A and its metadata by bulk copies) while the others compute: the
-    warp-specialized loop of `vnm_gpu.produce_consume`, for M = 4. See
+    warp-specialized loop of `vnm_gpu.produce_consume`, for M = 4. With
+    `cluster_rows = 2` (4, 8) the grid's row blocks are launched in clusters
+    of two (four, eight) consecutive ones (`.reqnctapercluster 1, 2, 1`):
+    blocks that read the same B tiles are scheduled together on one GPC.
+    They share nothing else; the grid's row blocks must be a multiple of
+    it. See
     docs/spec.md (section 5) and docs/hopper.md.
 
     ```mlir
     #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
-    #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
+    #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
     ```
   }];
   let parameters = (ins "int64_t":$blockRows, "int64_t":$blockCols,
                         "int64_t":$warpgroups, "int64_t":$stages,
-                        DefaultValuedParameter<"int64_t", "0">:$producers);
+                        DefaultValuedParameter<"int64_t", "0">:$producers,
+                        DefaultValuedParameter<"int64_t", "1">:$cluster_rows);
   let assemblyFormat = [{
-    `<` `block` `=` `[` $blockRows `,` $blockCols `]` `,` `warpgroups` `=`
-    $warpgroups `,` `stages` `=` $stages (`,` `producers` `=` $producers^)?
-    `>`
+    `<` `block` `=` `[` $blockRows `,` $blockCols `]` `,`
+    struct($warpgroups, $stages, $producers, $cluster_rows) `>`
   }];
 }
 
