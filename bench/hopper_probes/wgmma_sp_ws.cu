@@ -166,15 +166,25 @@ __device__ __forceinline__ void clusterSync() {
                "barrier.cluster.wait.acquire.aligned;\n" ::
                    : "memory");
 }
-// Arrives on the mbarrier at `bar`'s offset in CTA `rank` of the cluster.
-__device__ __forceinline__ void mbarrierArriveCluster(uint64_t *bar,
-                                                      uint32_t rank) {
-  asm volatile("{\n.reg .b32 remote;\n"
-               "mapa.shared::cluster.u32 remote, %0, %1;\n"
-               "mbarrier.arrive.release.cluster.shared::cluster.b64 _, "
-               "[remote];\n}\n" ::"r"(sharedAddress(bar)),
-               "r"(rank)
-               : "memory");
+// Arrives on the mbarrier at `bar`'s offset in CTA `rank` of the cluster,
+// with release semantics at cluster scope or (`ctaScope`) at the default
+// CTA scope.
+__device__ __forceinline__ void
+mbarrierArriveCluster(uint64_t *bar, uint32_t rank, bool ctaScope) {
+  if (ctaScope)
+    asm volatile("{\n.reg .b32 remote;\n"
+                 "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(
+                     sharedAddress(bar)),
+                 "r"(rank)
+                 : "memory");
+  else
+    asm volatile("{\n.reg .b32 remote;\n"
+                 "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, "
+                 "[remote];\n}\n" ::"r"(sharedAddress(bar)),
+                 "r"(rank)
+                 : "memory");
 }
 
 struct Args {
@@ -188,6 +198,13 @@ struct Args {
   // Cluster variant only: 0 loads every box into the own CTA (the cluster's
   // barriers without multicast), to tell the two apart when one fails.
   int multicast = 1;
+  // Cluster variant only: 1 releases a stage with CTA-scope arrivals
+  // (PROBE_ARRIVE_CTA=1) instead of cluster-scope ones.
+  int ctaScopeRelease = 0;
+  // 1 copies each consumer's A and metadata of a pair in four pieces (the
+  // 16-row tiles the compiler's kernel copies one by one) instead of one
+  // (PROBE_SPLIT_A=1): the same bytes in four times the copies.
+  int splitA = 0;
 };
 
 // One consumer pair: A and metadata from the stage, the two MMAs.
@@ -291,12 +308,19 @@ __global__ void __launch_bounds__(Ring<Src>::kThreads, 1)
         if (lane == 0)
           for (int w = 0; w < R::kConsumers; ++w) {
             size_t block = (r0 + 64 * w) / 64;
-            bulkLoad(stage + R::kAOffset + w * kAPairBytes,
-                     args.aFrags + (block * steps + 2 * p) * 128, kAPairBytes,
-                     &full[s]);
-            bulkLoad(stage + R::kMetaOffset + w * kMetaPairBytes,
-                     args.meta + (block * pairs + p) * 128, kMetaPairBytes,
-                     &full[s]);
+            int pieces = args.splitA ? 4 : 1;
+            for (int i = 0; i < pieces; ++i) {
+              bulkLoad(stage + R::kAOffset + w * kAPairBytes +
+                           i * (kAPairBytes / pieces),
+                       args.aFrags + (block * steps + 2 * p) * 128 +
+                           i * (kAPairBytes / pieces / 16),
+                       kAPairBytes / pieces, &full[s]);
+              bulkLoad(stage + R::kMetaOffset + w * kMetaPairBytes +
+                           i * (kMetaPairBytes / pieces),
+                       args.meta + (block * pairs + p) * 128 +
+                           i * (kMetaPairBytes / pieces / 4),
+                       kMetaPairBytes / pieces, &full[s]);
+            }
           }
       }
       return leave();
@@ -393,8 +417,8 @@ __global__ void __launch_bounds__(Ring<Src>::kThreads, 1)
     if constexpr (R::kCluster) {
       __syncwarp();
       if (t128 % 32 == 0) {
-        mbarrierArriveCluster(&empty[stage], 0);
-        mbarrierArriveCluster(&empty[stage], 1);
+        mbarrierArriveCluster(&empty[stage], 0, args.ctaScopeRelease);
+        mbarrierArriveCluster(&empty[stage], 1, args.ctaScopeRelease);
       }
     } else {
       mbarrierArrive(&empty[stage]);
@@ -528,7 +552,12 @@ template <int Src>
 void launch(const Args &args, int r, const CUtensorMap &map) {
   using R = Ring<Src>;
   dim3 grid(args.n / kBN, r / R::kBM);
-  if constexpr (R::kCluster) {
+  // PROBE_CLUSTER_LAUNCH=1 launches the single-CTA TMA kernel as clusters of
+  // two too (no cluster protocol), to time the cluster launch alone.
+  static const bool clusterLaunch =
+      std::getenv("PROBE_CLUSTER_LAUNCH") &&
+      std::atoi(std::getenv("PROBE_CLUSTER_LAUNCH"));
+  if (R::kCluster || (Src == kDenseTma && clusterLaunch && grid.y % 2 == 0)) {
     cudaLaunchConfig_t config = {};
     config.gridDim = grid;
     config.blockDim = dim3(R::kThreads);
@@ -645,6 +674,10 @@ int runCase(const Case &cs, bool timed, cublasHandle_t blas,
   args.descFields = descriptorFields(kNAtomStride, kAtomBytes, 128);
   if (const char *flag = std::getenv("PROBE_NO_MULTICAST"))
     args.multicast = std::atoi(flag) ? 0 : 1;
+  if (const char *flag = std::getenv("PROBE_ARRIVE_CTA"))
+    args.ctaScopeRelease = std::atoi(flag) ? 1 : 0;
+  if (const char *flag = std::getenv("PROBE_SPLIT_A"))
+    args.splitA = std::atoi(flag) ? 1 : 0;
   int src = cs.src;
   std::vector<CUtensorMap> maps;
   for (int i = 0; i < copies; ++i)
@@ -791,8 +824,9 @@ std::vector<int> sourcesOf(int r, int v, int m) {
 int main(int argc, char **argv) {
   std::string mode = argc > 1 ? argv[1] : "";
   if (mode != "check" && mode != "sanitize" && mode != "time" &&
-      mode != "profile") {
-    std::fprintf(stderr, "usage: %s check|sanitize|time|profile\n", argv[0]);
+      mode != "time24" && mode != "profile") {
+    std::fprintf(stderr, "usage: %s check|sanitize|time|time24|profile\n",
+                 argv[0]);
     return 2;
   }
   bool timed = mode == "time";
@@ -815,7 +849,27 @@ int main(int argc, char **argv) {
     for (int src : sourcesOf(r, v, m))
       cases.push_back({r, k, n, v, m, src});
   };
-  if (timed) {
+  if (mode == "time24") {
+    timed = true;
+    for (int r : {4096, 11008})
+      add(r, 4096, 4096, 64, 4);
+    // How many clusters of two of the cluster variant fit at once.
+    int clusters = 0;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(16, 32);
+    config.blockDim = dim3(Ring<kDenseTmaCluster>::kThreads);
+    config.dynamicSmemBytes = Ring<kDenseTmaCluster>::kSmem;
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 1;
+    cluster.val.clusterDim.y = 2;
+    cluster.val.clusterDim.z = 1;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    CHECK_CUDA(cudaOccupancyMaxActiveClusters(
+        &clusters, spmmWs<kDenseTmaCluster>, &config));
+    std::fprintf(stderr, "max active clusters of 2: %d\n", clusters);
+  } else if (timed) {
     for (int r : {4096, 11008})
       for (auto &f : formats)
         add(r, 4096, 4096, f[0], f[1]);
