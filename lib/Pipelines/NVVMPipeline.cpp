@@ -44,7 +44,7 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
   Option<int64_t> clusterRows{
       *this, "cluster-rows",
       llvm::cl::desc("Consecutive row blocks per cluster of the wgmma.sp "
-                     "kernels (1, 2, 4, 8; 0 chooses: 1)"),
+                     "kernels (1, 2, 4, 8; 0 chooses)"),
       llvm::cl::init(0)};
   Option<int64_t> warpRows{
       *this, "warp-rows",

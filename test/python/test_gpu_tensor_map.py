@@ -77,16 +77,27 @@ def test_the_contract_describes_the_tensor_map(kernel_dir):
     contract = json.loads((kernel_dir / "contract.json").read_text())
     kinds = dict(zip(contract["params"], contract["param_types"]))
     assert kinds["rhs"] == "tensor_map"
-    assert kinds["frag_values"] == "ptr" and kinds["n"] == "i32"
-    assert contract["tensor_maps"] == {"rhs": {
-        "rows": K, "cols": "n", "ld": "ldb", "element_bytes": 2,
-        "box_rows": 64, "box_cols": 64, "swizzle_bytes": 128}}
+    assert kinds["colidx"] == "ptr" and kinds["n"] == "i32"
+    # A's fragment arrays as 32-bit words, one row per 16-row tile (K / 32
+    # k-tiles of 512 bytes of values; K / 64 pairs of 32 metadata words),
+    # a box of the block's 8 row tiles x one pair.
+    assert kinds["frag_values"] == kinds["frag_meta"] == "tensor_map"
+    assert contract["tensor_maps"] == {
+        "rhs": {"rows": K, "cols": "n", "ld": "ldb", "element_bytes": 2,
+                "box_rows": 64, "box_cols": 64, "swizzle_bytes": 128},
+        "frag_values": {"rows": 256 // 16, "cols": K // 32 * 128,
+                        "ld": K // 32 * 128, "element_bytes": 4,
+                        "box_rows": 8, "box_cols": 256, "swizzle_bytes": 0},
+        "frag_meta": {"rows": 256 // 16, "cols": K // 64 * 32,
+                      "ld": K // 64 * 32, "element_bytes": 4,
+                      "box_rows": 8, "box_cols": 32, "swizzle_bytes": 0}}
     assert contract["block"] == [384, 1, 1]
     ptx = (kernel_dir / "kernel.ptx").read_text()
     assert ".param .align 64 .b8 spmm_0_param_3[128]" in ptx
-    # No clusters by default (cluster-rows=2 asks for them).
-    assert "cluster" not in contract
-    assert ".reqnctapercluster" not in ptx
+    # The two row blocks of the 256 rows run as one cluster, fixed in the
+    # PTX, so that the plain launches below make it.
+    assert contract["grid_y"] == 2 and contract["cluster"] == [1, 2, 1]
+    assert ".reqnctapercluster 1, 2, 1" in ptx
 
 
 def test_a_launch_passes_the_map_of_the_given_matrix(kernel_dir):
@@ -97,7 +108,8 @@ def test_a_launch_passes_the_map_of_the_given_matrix(kernel_dir):
               "n": 100, "ldb": 104, "ldc": 104}
     kernel.launch(values, n=100)
     params = last_params()
-    # The map's first word (the stand-in's record of the address).
+    # The maps' first words (the stand-in's record of the address).
+    assert params[0] == 0x1000 and params[1] == 0x2000, params
     assert params[3] == 0x40000, params
     assert params[6:] == [100, 104, 104], params
     box = encode_tensor_map(0x40000, contract["tensor_maps"]["rhs"], values)
@@ -105,6 +117,11 @@ def test_a_launch_passes_the_map_of_the_given_matrix(kernel_dir):
     # u16 data | 128-byte swizzle << 8 | 256-byte L2 promotion << 16.
     assert words(box) == [0x40000, 100, 192, 208, 64 | 64 << 32,
                           1 | 3 << 8 | 3 << 16], words(box)
+    # A's values: 768 words x 16 row tiles, a pitch of 3072 bytes, boxes of
+    # 256 words x 8 row tiles, 32-bit elements, no swizzle.
+    box = encode_tensor_map(0x1000, contract["tensor_maps"]["frag_values"], values)
+    assert words(box)[:5] == [0x1000, 768, 16, 3072, 256 | 8 << 32], words(box)
+    assert words(box)[5] & 0xffff == 2, words(box)
     """)
 
 
@@ -139,19 +156,11 @@ def test_the_cupy_runtime_refuses_tensor_map_kernels(kernel_dir):
         SpmmKernel((kernel_dir / "kernel.ptx").read_text(), contract)
 
 
-def test_clustered_kernels_launch_with_their_plain_grid(tmp_path):
-    """cluster-rows=2: the cluster is fixed in the PTX (.reqnctapercluster),
-    so vnm.launch launches the contract's grid as it is, whose rows are a
-    multiple of the cluster's."""
-    result = vnm.compile(PROGRAM, target="sm_90a",
-                         gpu_options="recipe=wgmma-sp-ws cluster-rows=2")
-    kernel = result.kernels[0]
-    (tmp_path / "kernel.ptx").write_bytes(result.binaries[kernel.binary])
-    (tmp_path / "contract.json").write_text(json.dumps(kernel.contract))
-    assert kernel.contract["cluster"] == [1, 2, 1]
-    assert kernel.contract["grid_y"] % 2 == 0
-    assert ".reqnctapercluster 1, 2, 1" in result.binaries[kernel.binary].decode()
-    run(tmp_path, """
+def test_clustered_kernels_launch_with_their_plain_grid(kernel_dir):
+    """The cluster is fixed in the PTX (.reqnctapercluster), so vnm.launch
+    launches the contract's grid as it is, whose rows are a multiple of the
+    cluster's."""
+    run(kernel_dir, """
     kernel = GpuKernel(ptx, contract)
     kernel.launch({"frag_values": 0x1000, "frag_meta": 0x2000, "colidx": 0x3000,
                    "rhs": 0x40000, "out": 0x5000, "bias": None,

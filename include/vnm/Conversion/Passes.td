@@ -204,8 +204,9 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "Rows of Y per thread block: 64, 128, or 0 to choose">,
     Option<"clusterRows", "cluster-rows", "int64_t", /*default=*/"0",
            "Consecutive row blocks launched as one cluster by the wgmma.sp "
-           "kernels: 1 (no clusters), 2, 4, 8, or 0 to choose (1); a kernel "
-           "whose row blocks are not a multiple of it is refused">,
+           "kernels: 1 (no clusters), 2, 4, 8, or 0 to choose (2 for the "
+           "warp-specialized kernel where its row blocks pair up, else 1); a "
+           "kernel whose row blocks are not a multiple of it is refused">,
     Option<"warpRows", "warp-rows", "int64_t", /*default=*/"0",
            "Rows of a warp tile: 32, 64 (half the shared-memory reads per "
            "MMA, 128 accumulators per thread), or 0 to choose (32)">,

@@ -380,36 +380,6 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
 
 } // namespace
 
-/// The fragment geometry of an encoded f16, bf16, i8 or i4 matrix type in
-/// the class of the MMA that reads it (an i8/i4 weight of a 16-bit MMA is
-/// packed in the 16-bit class).
-std::optional<format::FragmentGeometry>
-lowering::getFragmentGeometry(RankedTensorType matrix, MmaLayoutAttr layout) {
-  Type element = matrix.getElementType();
-  format::ElementType type;
-  if (element.isF16())
-    type = format::ElementType::F16;
-  else if (element.isBF16())
-    type = format::ElementType::BF16;
-  else if (element.isSignlessInteger(8))
-    type = format::ElementType::I8;
-  else if (element.isSignlessInteger(4))
-    type = format::ElementType::I4;
-  else
-    return std::nullopt;
-  EncodingAttr encoding = getVNMEncoding(matrix);
-  format::StorageShape shape;
-  format::FragmentClass fragmentClass = layout.getOperandBits() == 8
-                                            ? format::FragmentClass::EightBit
-                                            : format::FragmentClass::SixteenBit;
-  if (!format::getStorageShape(
-           {encoding.getV(), encoding.getN(), encoding.getM()}, type,
-           fragmentClass, matrix.getDimSize(0), matrix.getDimSize(1), shape)
-           .ok())
-    return std::nullopt;
-  return format::getFragmentGeometry(type, shape);
-}
-
 void lowering::populateFragmentPatterns(TypeConverter &converter,
                                         RewritePatternSet &patterns) {
   patterns.add<LoadSparseALowering, LoadBLowering>(converter,

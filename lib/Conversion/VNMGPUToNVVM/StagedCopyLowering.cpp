@@ -8,10 +8,16 @@
 //   the slot (the ring's rows x 128 bytes), which the copy engine writes in
 //   the 128-byte swizzle, through the tensor map the kernel parameter
 //   `src` is bound to;
-// * vnm_gpu.stage_sparse_a: per 16-row tile of the slot, one 1-D bulk copy
-//   of the pair's two k-tiles of values (32 lanes x 16 bytes each,
-//   contiguous in the format library's fragment layout) and one of its 32
-//   metadata words.
+// * vnm_gpu.stage_sparse_a: two 2-D TMA boxes per pair, when its arrays
+//   are kernel parameters (tensor maps): the pair's values (two k-tiles of
+//   32 lanes x 16 bytes, 1 KiB) and metadata (32 words) of all of the
+//   slot's 16-row tiles, each a box of row tiles x one pair over the arrays
+//   seen as row tiles x K (vnm_gpu::getStagedATensorMaps). A single thread
+//   issues every copy, and on the H200 each copy costs the loop: 16 1-D bulk
+//   copies per pair (one per row tile and array) instead of these 2 made
+//   the hand-written loop 1.45x slower
+//   (bench/results/2026-12-04-h200-wgmma-ws-clusters/). Arrays that are not
+//   parameters are still copied by those bulk copies.
 //
 // vnm_gpu.load_staged_a reads a consumer thread's registers of the slot
 // with ld.shared: its warp's 16-row tiles, in the order load_sparse_a
@@ -82,6 +88,28 @@ struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
     Value full = getSlotBarrier(kb, op, ring.getStages(), slot, false);
     Value dst = kb.add(kb.sharedAddress(adaptor.getRing().front()),
                        kb.mul(slot, kb.c32(ring.getSlotBytes())));
+    auto valuesMap = op.getValues().getDefiningOp<UnrealizedConversionCastOp>();
+    auto metaMap = op.getMeta().getDefiningOp<UnrealizedConversionCastOp>();
+    if (valuesMap && metaMap) {
+      // Rows of the boxes past the arrays' row tiles (the last block tile
+      // of R) read as zeros; the epilogue stores none of their rows.
+      std::optional<StagedATensorMaps> maps = getStagedATensorMaps(op);
+      if (!maps)
+        return rewriter.notifyMatchFailure(op, "no tensor maps of the arrays");
+      Value rowTile = kb.shru(adaptor.getRow().front(), kb.c32(4));
+      Value pair = adaptor.getPair().front();
+      auto box = [&](Value to, Value map, int64_t wordsPerPair) {
+        kb.ptx("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+               "complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
+               {to, map, kb.mul(pair, kb.c32(wordsPerPair)), rowTile, full},
+               "r,l,r,r,r");
+      };
+      box(dst, valuesMap.getOperand(0), maps->valueBoxWords);
+      box(kb.add(dst, kb.c32(ring.getMetaOffset())), metaMap.getOperand(0),
+          maps->metaBoxWords);
+      rewriter.eraseOp(op);
+      return success();
+    }
     Value values = adaptor.getValues().front();
     Value meta = adaptor.getMeta().front();
     Value pair = adaptor.getPair().front();

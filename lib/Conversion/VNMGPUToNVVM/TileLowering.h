@@ -107,13 +107,6 @@ mlir::Value getSlotOffset(kernel::KernelIRBuilder &kb, RingType ring,
 mlir::Value getSlotBarrier(kernel::KernelIRBuilder &kb, mlir::Operation *op,
                            int64_t stages, mlir::Value slot, bool empty);
 
-/// The fragment geometry of an encoded f16, bf16, i8 or i4 matrix type in
-/// the class of the MMA that reads it (an i8/i4 weight of a 16-bit MMA is
-/// packed in the 16-bit class); none if the format library has no storage
-/// for it.
-std::optional<format::FragmentGeometry>
-getFragmentGeometry(mlir::RankedTensorType matrix, MmaLayoutAttr layout);
-
 /// Rewrites `func`'s vnm_gpu.produce_consume, if any, into the sm_90a
 /// protocol (ProduceConsumeLowering.cpp): mbarrier ring, role split with
 /// setmaxnreg, the producer's loop issued by one thread, the consumers'

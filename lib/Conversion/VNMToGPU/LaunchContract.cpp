@@ -54,6 +54,37 @@ DictionaryAttr describeTensorMaps(Builder &b, gpu::GPUFuncOp kernel,
             b.getNamedAttr("swizzle_bytes", b.getI64IntegerAttr(128)),
         })));
   });
+  // The fragment arrays of A staged by the TMA: 32-bit words, one row per
+  // 16-row tile, a box of the slot's row tiles x one pair, no swizzle.
+  kernel.walk([&](vnm_gpu::StageSparseAOp stage) {
+    std::optional<vnm_gpu::StagedATensorMaps> views =
+        vnm_gpu::getStagedATensorMaps(stage);
+    if (!views)
+      return;
+    auto describe = [&](Value array, int64_t words, int64_t boxWords) {
+      auto arg = dyn_cast<BlockArgument>(array);
+      if (!arg || !vnm_gpu::isTensorMapParameter(arg))
+        return;
+      auto name = cast<StringAttr>(params[arg.getArgNumber()]);
+      if (llvm::any_of(maps,
+                       [&](NamedAttribute m) { return m.getName() == name; }))
+        return;
+      maps.push_back(b.getNamedAttr(
+          name,
+          b.getDictionaryAttr({
+              b.getNamedAttr("rows", b.getI64IntegerAttr(views->rowTiles)),
+              b.getNamedAttr("cols", b.getI64IntegerAttr(words)),
+              b.getNamedAttr("ld", b.getI64IntegerAttr(words)),
+              b.getNamedAttr("element_bytes", b.getI64IntegerAttr(4)),
+              b.getNamedAttr("box_rows",
+                             b.getI64IntegerAttr(views->boxRowTiles)),
+              b.getNamedAttr("box_cols", b.getI64IntegerAttr(boxWords)),
+              b.getNamedAttr("swizzle_bytes", b.getI64IntegerAttr(0)),
+          })));
+    };
+    describe(stage.getValues(), views->valueWords, views->valueBoxWords);
+    describe(stage.getMeta(), views->metaWords, views->metaBoxWords);
+  });
   return b.getDictionaryAttr(maps);
 }
 

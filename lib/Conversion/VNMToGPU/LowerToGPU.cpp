@@ -213,12 +213,13 @@ struct ChooseConfigPass
                           : cast<StorageSpmmOp>(op).getEncoding();
       // Kernels of integer weights (W8A8, W4A8, W8A16, W4A16) tile
       // differently.
-      Type weight =
+      auto weightType =
           isa<SpmmOp>(op)
               ? cast<ShapedType>(cast<SpmmOp>(op).getLhs().getType())
-                    .getElementType()
-              : cast<ShapedType>(cast<StorageSpmmOp>(op).getValues().getType())
-                    .getElementType();
+              : cast<ShapedType>(cast<StorageSpmmOp>(op).getValues().getType());
+      Type weight = weightType.getElementType();
+      // Dynamic rows (refused when the kernel is built) choose no cluster.
+      int64_t rows = std::max<int64_t>(weightType.getDimSize(0), 1);
       std::optional<int64_t> groupSize =
           isa<SpmmOp>(op) ? cast<SpmmOp>(op).getGroupSize()
                           : cast<StorageSpmmOp>(op).getGroupSize();
@@ -230,9 +231,9 @@ struct ChooseConfigPass
         kernel::TilingOptions chosen = options;
         chosen.warpSpecialized =
             recipe == "wgmma-sp-ws" && encoding.getM() == 4;
-        op->setAttr("vnm.config",
-                    kernel::chooseWgmmaSpConfig(&getContext(), encoding.getV(),
-                                                encoding.getM(), chosen));
+        op->setAttr("vnm.config", kernel::chooseWgmmaSpConfig(
+                                      &getContext(), rows, encoding.getV(),
+                                      encoding.getM(), chosen));
         return;
       }
       // A storage spmm's rhs that is K-contiguous (x[N][K]), or that

@@ -166,7 +166,7 @@ struct TilingOptions {
           blocksPerSM = -1;
   /// The warp-specialized sm_90a kernel (a producer warpgroup).
   bool warpSpecialized = false;
-  /// Row blocks per cluster of the sm_90a kernels; 0 chooses (none).
+  /// Row blocks per cluster of the sm_90a kernels; 0 chooses.
   int64_t clusterRows = 0;
 };
 
@@ -193,10 +193,13 @@ struct TilingOptions {
 /// two warpgroups (128-row tiles, one gathered B tile for both) where the
 /// format allows, 128 columns (m64n128k32), 4 stages (3 of 32 KiB at 256
 /// columns); nonzero block rows, block columns, stages and cluster rows
-/// override it (the other options are the mma.sp kernels'); no clusters
-/// unless asked for.
+/// override it (the other options are the mma.sp kernels'). The
+/// warp-specialized kernel of a weight of `rows` rows launches pairs of
+/// row blocks as clusters where their number is even; the multistage one
+/// none unless asked for.
 vnm_gpu::WgmmaSpTilingAttr chooseWgmmaSpConfig(mlir::MLIRContext *context,
-                                               int64_t v, int64_t m,
+                                               int64_t rows, int64_t v,
+                                               int64_t m,
                                                const TilingOptions &options);
 vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v,
                                           int64_t m, bool quantized,

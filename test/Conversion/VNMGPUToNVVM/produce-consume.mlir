@@ -3,12 +3,13 @@
 // index; the consumers' loop runs two pairs per iteration and the epilogue
 // moves into their branch; one producer thread announces each slot's
 // bytes and issues the TMA boxes of B (through the tensor map the `rhs`
-// parameter becomes) and the bulk copies of A.
+// parameter becomes) and one box each of A's values and metadata (through
+// the tensor maps the fragment arrays become) for all 8 row tiles.
 // RUN: vnm-opt %s --pass-pipeline="builtin.module(gpu.module(convert-vnm-gpu-to-nvvm))" | FileCheck %s
 
 // CHECK: llvm.mlir.global internal @spmm_0_mbarriers() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<8 x i64>
-// CHECK: gpu.func @spmm_0(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[MAP:.*]]: !llvm.ptr, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) kernel
-// CHECK-SAME: vnm_gpu.tensor_map_params = array<i64: 2>
+// CHECK: gpu.func @spmm_0(%[[VALUES:.*]]: !llvm.ptr, %[[META:.*]]: !llvm.ptr, %[[MAP:.*]]: !llvm.ptr, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) kernel
+// CHECK-SAME: vnm_gpu.tensor_map_params = array<i64: 0, 1, 2>
 // Thread 0 initializes 4 full barriers (one arrival: the producer's) and
 // 4 empty ones (the 256 consumer threads).
 // CHECK: %[[BYTES:.*]] = arith.constant 25600 : i32
@@ -48,7 +49,14 @@
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64
 // CHECK: "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r,~{memory}" %{{.*}}, %[[BYTES]]
 // CHECK-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];", "r,l,r,r,r,~{memory}" %{{.*}}, %[[MAP]],
-// CHECK-COUNT-16: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// The values' box at word 256 x pair (1 KiB per pair), row tile row / 16;
+// the metadata's at the slot's byte 8192 and word 32 x pair.
+// CHECK: %[[VCOL:.*]] = arith.muli %{{.*}}, %c256_i32{{.*}} : i32
+// CHECK-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];", "r,l,r,r,r,~{memory}" %{{.*}}, %[[VALUES]], %[[VCOL]], %[[TILE:.*]], %{{.*}} :
+// CHECK-NEXT: arith.addi %{{.*}}, %c8192_i32
+// CHECK-NEXT: %[[MCOL:.*]] = arith.muli %{{.*}}, %c32_i32 : i32
+// CHECK-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];", "r,l,r,r,r,~{memory}" %{{.*}}, %[[META]], %[[MCOL]], %[[TILE]], %{{.*}} :
+// CHECK-NOT: cp.async.bulk
 // CHECK-NOT: vnm_gpu.
 // CHECK: gpu.return
 !w = tensor<256x256xf16, #vnm.encoding<v = 128, n = 2, m = 4>>

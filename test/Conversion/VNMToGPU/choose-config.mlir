@@ -14,6 +14,7 @@
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp block-cols=256" | FileCheck %s --check-prefix=HOPPER-256
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp-ws" | FileCheck %s --check-prefix=HOPPER-WS
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp-ws cluster-rows=2" | FileCheck %s --check-prefix=HOPPER-WS-CLUSTER
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp-ws cluster-rows=1" | FileCheck %s --check-prefix=HOPPER-WS-NOCLUSTER
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp cluster-rows=4" | FileCheck %s --check-prefix=HOPPER-CLUSTER4
 
 !big = tensor<4096x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
@@ -64,8 +65,12 @@
 // HOPPER-WS-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>
 // HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
 // HOPPER-WS: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
-// No clusters unless asked for.
-// HOPPER-WS-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
+// Its 1024 rows make 8 row blocks: pairs of them run as clusters; the 1152
+// rows of the next weight make 9, which do not pair up.
+// HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
+// HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
+// HOPPER-WS-NOCLUSTER-LABEL: func @spmms
+// HOPPER-WS-NOCLUSTER-NOT: cluster_rows
 // cluster-rows=2 gives every wgmma.sp kernel clusters of two row blocks (the
 // 9 row blocks of the 1152-row weight are refused when its kernel is built).
 // HOPPER-WS-CLUSTER-LABEL: func @spmms

@@ -1,13 +1,13 @@
-// cluster-rows=2: the sm_90a kernel launches pairs of consecutive row blocks
-// (which copy the same B tiles) as clusters: the kernel carries
-// nvvm.cluster_dim, its PTX `.reqnctapercluster`, so that a plain launch
-// makes the clusters, and the launch contract says so. By default it
-// launches no clusters.
+// The warp-specialized sm_90a kernel launches pairs of consecutive row blocks
+// (which copy the same B tiles) as clusters where they pair up: the kernel
+// carries nvvm.cluster_dim, its PTX `.reqnctapercluster`, so that a plain
+// launch makes the clusters, and the launch contract says so.
+// cluster-rows=1 launches no clusters.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a recipe=wgmma-sp-ws cluster-rows=2 dump-dir=%t/pairs" -o /dev/null
+// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a recipe=wgmma-sp-ws dump-dir=%t/pairs" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/pairs/vnm_kernels.ptx
 // RUN: FileCheck %s --check-prefix=JSON < %t/pairs/spmm_0.json
-// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a recipe=wgmma-sp-ws dump-dir=%t/none" -o /dev/null
+// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a recipe=wgmma-sp-ws cluster-rows=1 dump-dir=%t/none" -o /dev/null
 // RUN: FileCheck %s --check-prefix=NONE-PTX < %t/none/vnm_kernels.ptx
 // RUN: FileCheck %s --check-prefix=NONE-JSON < %t/none/spmm_0.json
 // The multistage kernel in clusters of four, when asked for.

@@ -228,11 +228,65 @@ bool isHostKnown(Value value, mlir::gpu::GPUFuncOp func) {
 }
 } // namespace
 
+std::optional<format::FragmentGeometry>
+vnm::vnm_gpu::getFragmentGeometry(RankedTensorType matrix,
+                                  MmaLayoutAttr layout) {
+  Type element = matrix.getElementType();
+  format::ElementType type;
+  if (element.isF16())
+    type = format::ElementType::F16;
+  else if (element.isBF16())
+    type = format::ElementType::BF16;
+  else if (element.isSignlessInteger(8))
+    type = format::ElementType::I8;
+  else if (element.isSignlessInteger(4))
+    type = format::ElementType::I4;
+  else
+    return std::nullopt;
+  EncodingAttr encoding = getVNMEncoding(matrix);
+  format::StorageShape shape;
+  format::FragmentClass fragmentClass = layout.getOperandBits() == 8
+                                            ? format::FragmentClass::EightBit
+                                            : format::FragmentClass::SixteenBit;
+  if (!format::getStorageShape(
+           {encoding.getV(), encoding.getN(), encoding.getM()}, type,
+           fragmentClass, matrix.getDimSize(0), matrix.getDimSize(1), shape)
+           .ok())
+    return std::nullopt;
+  return format::getFragmentGeometry(type, shape);
+}
+
+std::optional<StagedATensorMaps>
+vnm::vnm_gpu::getStagedATensorMaps(StageSparseAOp op) {
+  ARingType ring = op.getRing().getType();
+  std::optional<format::FragmentGeometry> geometry =
+      getFragmentGeometry(op.getMatrix(), ring.getTile().getLayout());
+  if (!geometry || geometry->eightBit)
+    return std::nullopt;
+  constexpr int64_t kWordBytes = 4;
+  int64_t valueBytes =
+      op.getMatrix().getElementType().getIntOrFloatBitWidth() / 8;
+  StagedATensorMaps maps;
+  maps.rowTiles = geometry->rowTiles;
+  maps.boxRowTiles = ring.getRowTiles();
+  maps.valueWords =
+      geometry->kTiles * geometry->valuesPerTile() * valueBytes / kWordBytes;
+  maps.valueBoxWords = ARingType::kValueBytesPerRowTile / kWordBytes;
+  maps.metaWords = geometry->metaUnitsPerRowTile() * format::kWarpLanes;
+  maps.metaBoxWords = ARingType::kMetaBytesPerRowTile / kWordBytes;
+  return maps;
+}
+
 bool vnm::vnm_gpu::isTensorMapParameter(BlockArgument arg) {
   return llvm::any_of(arg.getUses(), [](OpOperand &use) {
-    auto copy = dyn_cast<TmaCopyTileOp>(use.getOwner());
-    return copy &&
-           use.getOperandNumber() == copy.getSrcMutable().getOperandNumber();
+    if (auto copy = dyn_cast<TmaCopyTileOp>(use.getOwner()))
+      return use.getOperandNumber() == copy.getSrcMutable().getOperandNumber();
+    // The producer thread's staging of A reads the fragment arrays as 2-D
+    // tensors (row tiles x K) through the TMA: one box per pair for all of
+    // the slot's row tiles.
+    if (auto stage = dyn_cast<StageSparseAOp>(use.getOwner()))
+      return !stage.getLayout() && use.getOperandNumber() <= 1;
+    return false;
   });
 }
 

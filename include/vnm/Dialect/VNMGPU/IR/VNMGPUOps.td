@@ -416,8 +416,10 @@ def VNMGPU_StageSparseAOp : VNMGPU_Op<"stage_sparse_a",
     for rows `row` .. and k-tile pair `pair` (same arrays, same rules) into
     slot `slot` of an A ring, in the slot's layout. With `layout` its
     threads copy the slot's 16-byte chunks round-robin (`rows_per_thread =
-    1`); without it one thread of the producers issues a bulk copy of each
-    16-row tile's values and metadata, which land on the slot's barrier.
+    1`); without it one thread of the producers copies the slot's 16-row
+    tiles of values and metadata, which land on the slot's barrier: one TMA
+    box of each array when the arrays are kernel parameters (passed as
+    tensor maps), else one bulk copy per tile and array.
     Only the producer of a `vnm_gpu.produce_consume` copies: the copy lands
     before the consumers read the slot.
 
