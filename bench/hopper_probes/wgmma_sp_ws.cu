@@ -203,7 +203,8 @@ struct Args {
   int ctaScopeRelease = 0;
   // 1 copies each consumer's A and metadata of a pair in four pieces (the
   // 16-row tiles the compiler's kernel copies one by one) instead of one
-  // (PROBE_SPLIT_A=1): the same bytes in four times the copies.
+  // (PROBE_SPLIT_A=1): the same bytes in four times the copies; 2 issues
+  // the pieces from one lane each instead of all from lane 0.
   int splitA = 0;
 };
 
@@ -305,23 +306,30 @@ __global__ void __launch_bounds__(Ring<Src>::kThreads, 1)
             tmaLoad2d(stage + j * kNAtomStride, &bMap, n0 + 64 * j, p * 64,
                       &full[s]);
         }
-        if (lane == 0)
-          for (int w = 0; w < R::kConsumers; ++w) {
-            size_t block = (r0 + 64 * w) / 64;
-            int pieces = args.splitA ? 4 : 1;
-            for (int i = 0; i < pieces; ++i) {
-              bulkLoad(stage + R::kAOffset + w * kAPairBytes +
-                           i * (kAPairBytes / pieces),
-                       args.aFrags + (block * steps + 2 * p) * 128 +
-                           i * (kAPairBytes / pieces / 16),
-                       kAPairBytes / pieces, &full[s]);
-              bulkLoad(stage + R::kMetaOffset + w * kMetaPairBytes +
-                           i * (kMetaPairBytes / pieces),
-                       args.meta + (block * pairs + p) * 128 +
-                           i * (kMetaPairBytes / pieces / 4),
-                       kMetaPairBytes / pieces, &full[s]);
-            }
-          }
+        // Piece i of `pieces` of consumer w's A and metadata of pair p.
+        auto copyA = [&](int w, int i, int pieces) {
+          size_t block = (r0 + 64 * w) / 64;
+          bulkLoad(stage + R::kAOffset + w * kAPairBytes +
+                       i * (kAPairBytes / pieces),
+                   args.aFrags + (block * steps + 2 * p) * 128 +
+                       i * (kAPairBytes / pieces / 16),
+                   kAPairBytes / pieces, &full[s]);
+          bulkLoad(stage + R::kMetaOffset + w * kMetaPairBytes +
+                       i * (kMetaPairBytes / pieces),
+                   args.meta + (block * pairs + p) * 128 +
+                       i * (kMetaPairBytes / pieces / 4),
+                   kMetaPairBytes / pieces, &full[s]);
+        };
+        if (args.splitA == 2) {
+          // One lane per piece: the split copies issued in parallel.
+          if (lane < R::kConsumers * 4)
+            copyA(lane / 4, lane % 4, 4);
+        } else if (lane == 0) {
+          int pieces = args.splitA ? 4 : 1;
+          for (int w = 0; w < R::kConsumers; ++w)
+            for (int i = 0; i < pieces; ++i)
+              copyA(w, i, pieces);
+        }
       }
       return leave();
     }
@@ -677,7 +685,7 @@ int runCase(const Case &cs, bool timed, cublasHandle_t blas,
   if (const char *flag = std::getenv("PROBE_ARRIVE_CTA"))
     args.ctaScopeRelease = std::atoi(flag) ? 1 : 0;
   if (const char *flag = std::getenv("PROBE_SPLIT_A"))
-    args.splitA = std::atoi(flag) ? 1 : 0;
+    args.splitA = std::atoi(flag);
   int src = cs.src;
   std::vector<CUtensorMap> maps;
   for (int i = 0; i < copies; ++i)
