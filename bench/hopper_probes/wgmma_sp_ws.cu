@@ -556,6 +556,27 @@ double referenceAt(const Case &cs, const Weight &w,
   return sum;
 }
 
+// The launch configuration of spmmWs<Src> on `grid` in clusters of two
+// consecutive row blocks (the configuration points at its own attribute,
+// so it is neither copied nor moved).
+template <int Src> struct ClusterLaunch {
+  cudaLaunchAttribute cluster;
+  cudaLaunchConfig_t config = {};
+  explicit ClusterLaunch(dim3 grid) {
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 1;
+    cluster.val.clusterDim.y = 2;
+    cluster.val.clusterDim.z = 1;
+    config.gridDim = grid;
+    config.blockDim = dim3(Ring<Src>::kThreads);
+    config.dynamicSmemBytes = Ring<Src>::kSmem;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch &) = delete;
+  ClusterLaunch &operator=(const ClusterLaunch &) = delete;
+};
+
 template <int Src>
 void launch(const Args &args, int r, const CUtensorMap &map) {
   using R = Ring<Src>;
@@ -566,18 +587,8 @@ void launch(const Args &args, int r, const CUtensorMap &map) {
       std::getenv("PROBE_CLUSTER_LAUNCH") &&
       std::atoi(std::getenv("PROBE_CLUSTER_LAUNCH"));
   if (R::kCluster || (Src == kDenseTma && clusterLaunch && grid.y % 2 == 0)) {
-    cudaLaunchConfig_t config = {};
-    config.gridDim = grid;
-    config.blockDim = dim3(R::kThreads);
-    config.dynamicSmemBytes = R::kSmem;
-    cudaLaunchAttribute cluster;
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = 1;
-    cluster.val.clusterDim.y = 2;
-    cluster.val.clusterDim.z = 1;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    CHECK_CUDA(cudaLaunchKernelEx(&config, spmmWs<Src>, args, map));
+    ClusterLaunch<Src> clustered(grid);
+    CHECK_CUDA(cudaLaunchKernelEx(&clustered.config, spmmWs<Src>, args, map));
   } else {
     spmmWs<Src><<<grid, R::kThreads, R::kSmem>>>(args, map);
   }
@@ -863,19 +874,9 @@ int main(int argc, char **argv) {
       add(r, 4096, 4096, 64, 4);
     // How many clusters of two of the cluster variant fit at once.
     int clusters = 0;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(16, 32);
-    config.blockDim = dim3(Ring<kDenseTmaCluster>::kThreads);
-    config.dynamicSmemBytes = Ring<kDenseTmaCluster>::kSmem;
-    cudaLaunchAttribute cluster;
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = 1;
-    cluster.val.clusterDim.y = 2;
-    cluster.val.clusterDim.z = 1;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
+    ClusterLaunch<kDenseTmaCluster> clustered(dim3(16, 32));
     CHECK_CUDA(cudaOccupancyMaxActiveClusters(
-        &clusters, spmmWs<kDenseTmaCluster>, &config));
+        &clusters, spmmWs<kDenseTmaCluster>, &clustered.config));
     std::fprintf(stderr, "max active clusters of 2: %d\n", clusters);
   } else if (timed) {
     for (int r : {4096, 11008})
