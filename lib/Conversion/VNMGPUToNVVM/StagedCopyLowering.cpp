@@ -12,12 +12,11 @@
 //   are kernel parameters (tensor maps): the pair's values (two k-tiles of
 //   32 lanes x 16 bytes, 1 KiB) and metadata (32 words) of all of the
 //   slot's 16-row tiles, each a box of row tiles x one pair over the arrays
-//   seen as row tiles x K (vnm_gpu::getStagedATensorMaps). A single thread
-//   issues every copy, and on the H200 each copy costs the loop: 16 1-D bulk
-//   copies per pair (one per row tile and array) instead of these 2 made
-//   the hand-written loop 1.45x slower
-//   (bench/results/2026-12-04-h200-wgmma-ws-clusters/). Arrays that are not
-//   parameters are still copied by those bulk copies.
+//   seen as row tiles x K (vnm_gpu::getStagedATensorMaps). On the H200
+//   each copy costs the loop: with 16 1-D bulk copies per pair (one per row
+//   tile and array) instead of these 2 the kernel ran 1.3x slower, the
+//   hand-written loop 1.5x (bench/results/2026-12-04-h200-wgmma-ws-*/).
+//   Arrays that are not parameters are still copied by those bulk copies.
 //
 // vnm_gpu.load_staged_a reads a consumer thread's registers of the slot
 // with ld.shared: its warp's 16-row tiles, in the order load_sparse_a

@@ -285,7 +285,11 @@ bool vnm::vnm_gpu::isTensorMapParameter(BlockArgument arg) {
     // tensors (row tiles x K) through the TMA: one box per pair for all of
     // the slot's row tiles.
     if (auto stage = dyn_cast<StageSparseAOp>(use.getOwner()))
-      return !stage.getLayout() && use.getOperandNumber() <= 1;
+      return !stage.getLayout() &&
+             (use.getOperandNumber() ==
+                  stage.getValuesMutable().getOperandNumber() ||
+              use.getOperandNumber() ==
+                  stage.getMetaMutable().getOperandNumber());
     return false;
   });
 }
