@@ -25,37 +25,58 @@ Attribute describeHostValue(Builder &b, Value value,
   return b.getStringAttr("?");
 }
 
-/// What the host encodes in the tensor map of each parameter that
-/// vnm_gpu.tma_copy_tile reads: the matrix (rows x cols elements, row pitch
-/// ld elements), the box (one 128-byte column block of the ring's rows) and
-/// the swizzle.
-DictionaryAttr describeTensorMaps(Builder &b, gpu::GPUFuncOp kernel,
-                                  ArrayRef<Attribute> params) {
-  SmallVector<NamedAttribute> maps;
-  kernel.walk([&](vnm_gpu::TmaCopyTileOp copy) {
-    auto arg = cast<BlockArgument>(copy.getSrc());
+/// What the host encodes in the tensor map of each parameter that the TMA
+/// reads: the matrix (rows x cols elements, row pitch ld elements), the box
+/// and the swizzle. Each parameter is described once, by its first reader.
+class TensorMapDescriptions {
+public:
+  TensorMapDescriptions(Builder &b, ArrayRef<Attribute> params)
+      : b(b), params(params) {}
+
+  void add(BlockArgument arg, Attribute rows, Attribute cols, Attribute ld,
+           int64_t elementBytes, int64_t boxRows, int64_t boxCols,
+           int64_t swizzleBytes) {
     auto name = cast<StringAttr>(params[arg.getArgNumber()]);
     if (llvm::any_of(maps,
                      [&](NamedAttribute m) { return m.getName() == name; }))
       return;
-    vnm_gpu::RingType ring = copy.getRing().getType();
-    int64_t elementBytes = ring.getElementBytes();
     maps.push_back(b.getNamedAttr(
         name,
         b.getDictionaryAttr({
-            b.getNamedAttr("rows",
-                           describeHostValue(b, copy.getRowBound(), params)),
-            b.getNamedAttr("cols",
-                           describeHostValue(b, copy.getCols(), params)),
-            b.getNamedAttr("ld", describeHostValue(b, copy.getLd(), params)),
+            b.getNamedAttr("rows", rows),
+            b.getNamedAttr("cols", cols),
+            b.getNamedAttr("ld", ld),
             b.getNamedAttr("element_bytes", b.getI64IntegerAttr(elementBytes)),
-            b.getNamedAttr("box_rows", b.getI64IntegerAttr(ring.getRows())),
-            b.getNamedAttr("box_cols", b.getI64IntegerAttr(128 / elementBytes)),
-            b.getNamedAttr("swizzle_bytes", b.getI64IntegerAttr(128)),
+            b.getNamedAttr("box_rows", b.getI64IntegerAttr(boxRows)),
+            b.getNamedAttr("box_cols", b.getI64IntegerAttr(boxCols)),
+            b.getNamedAttr("swizzle_bytes", b.getI64IntegerAttr(swizzleBytes)),
         })));
+  }
+  DictionaryAttr get() const { return b.getDictionaryAttr(maps); }
+
+private:
+  Builder &b;
+  ArrayRef<Attribute> params;
+  SmallVector<NamedAttribute> maps;
+};
+
+/// The tensor maps of the kernel's TMA readers: B of vnm_gpu.tma_copy_tile
+/// (one 128-byte column block of the ring's rows, 128-byte swizzle), and
+/// the fragment arrays of a vnm_gpu.stage_sparse_a that are parameters
+/// (32-bit words, one row per 16-row tile, a box of the slot's row tiles x
+/// one pair, no swizzle).
+DictionaryAttr describeTensorMaps(Builder &b, gpu::GPUFuncOp kernel,
+                                  ArrayRef<Attribute> params) {
+  TensorMapDescriptions maps(b, params);
+  kernel.walk([&](vnm_gpu::TmaCopyTileOp copy) {
+    vnm_gpu::RingType ring = copy.getRing().getType();
+    int64_t elementBytes = ring.getElementBytes();
+    maps.add(cast<BlockArgument>(copy.getSrc()),
+             describeHostValue(b, copy.getRowBound(), params),
+             describeHostValue(b, copy.getCols(), params),
+             describeHostValue(b, copy.getLd(), params), elementBytes,
+             ring.getRows(), 128 / elementBytes, /*swizzleBytes=*/128);
   });
-  // The fragment arrays of A staged by the TMA: 32-bit words, one row per
-  // 16-row tile, a box of the slot's row tiles x one pair, no swizzle.
   kernel.walk([&](vnm_gpu::StageSparseAOp stage) {
     std::optional<vnm_gpu::StagedATensorMaps> views =
         vnm_gpu::getStagedATensorMaps(stage);
@@ -65,27 +86,15 @@ DictionaryAttr describeTensorMaps(Builder &b, gpu::GPUFuncOp kernel,
       auto arg = dyn_cast<BlockArgument>(array);
       if (!arg || !vnm_gpu::isTensorMapParameter(arg))
         return;
-      auto name = cast<StringAttr>(params[arg.getArgNumber()]);
-      if (llvm::any_of(maps,
-                       [&](NamedAttribute m) { return m.getName() == name; }))
-        return;
-      maps.push_back(b.getNamedAttr(
-          name,
-          b.getDictionaryAttr({
-              b.getNamedAttr("rows", b.getI64IntegerAttr(views->rowTiles)),
-              b.getNamedAttr("cols", b.getI64IntegerAttr(words)),
-              b.getNamedAttr("ld", b.getI64IntegerAttr(words)),
-              b.getNamedAttr("element_bytes", b.getI64IntegerAttr(4)),
-              b.getNamedAttr("box_rows",
-                             b.getI64IntegerAttr(views->boxRowTiles)),
-              b.getNamedAttr("box_cols", b.getI64IntegerAttr(boxWords)),
-              b.getNamedAttr("swizzle_bytes", b.getI64IntegerAttr(0)),
-          })));
+      maps.add(arg, b.getI64IntegerAttr(views->rowTiles),
+               b.getI64IntegerAttr(words), b.getI64IntegerAttr(words),
+               /*elementBytes=*/4, views->boxRowTiles, boxWords,
+               /*swizzleBytes=*/0);
     };
     describe(stage.getValues(), views->valueWords, views->valueBoxWords);
     describe(stage.getMeta(), views->metaWords, views->metaBoxWords);
   });
-  return b.getDictionaryAttr(maps);
+  return maps.get();
 }
 
 } // namespace
