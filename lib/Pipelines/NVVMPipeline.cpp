@@ -65,11 +65,18 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       llvm::cl::init(-1)};
   Option<std::string> recipe{
       *this, "recipe",
-      llvm::cl::desc("Kernel recipe: auto (the one measured fastest: mma.sp "
-                     "on every chip today), mma-sp, wgmma-sp (sm_90a, "
+      llvm::cl::desc("Kernel recipe: auto (the one measured fastest: on "
+                     "sm_90a wgmma-sp-ws for f16/bf16 2:4 and V:2:8 with B "
+                     "read as K x N, else mma.sp), mma-sp, wgmma-sp (sm_90a, "
                      "f16/bf16 weights), or wgmma-sp-ws (wgmma-sp with a "
                      "TMA producer warpgroup for M = 4)"),
       llvm::cl::init("auto")};
+  Option<int64_t> as24{
+      *this, "as-2-4",
+      llvm::cl::desc("Run a V:2:M weight (M > 4) as 2:4 on the "
+                     "warp-specialized sm_90a kernel: 1 always, 0 never, -1 "
+                     "chooses (at M = 8)"),
+      llvm::cl::init(-1)};
   Option<bool> registerGather{
       *this, "register-gather",
       llvm::cl::desc("Hand x[N][K] to the f16/bf16 kernels at M = 8 too, "
@@ -92,7 +99,7 @@ static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
       "function-boundary-type-conversion=identity-layout-map},"
       "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
       "stages={8} blocks-per-sm={6} recipe={9} block-cols={10} "
-      "register-gather={11} cluster-rows={12}},"
+      "register-gather={11} cluster-rows={12} as-2-4={13}},"
       "vnm-fold-transposed-rhs{{register-gather={11}},"
       "vnm-fold-transposed-result,"
       "vnm-lower-to-gpu,"
@@ -110,7 +117,7 @@ static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
       int64_t(options.blocksPerSM), int64_t(options.warpRows),
       int64_t(options.stages), std::string(options.recipe),
       int64_t(options.blockCols), bool(options.registerGather),
-      int64_t(options.clusterRows));
+      int64_t(options.clusterRows), int64_t(options.as24));
   if (!options.dumpDir.empty())
     text += ",vnm-dump-kernels{output-dir=" + options.dumpDir + "}";
   return text;

@@ -175,8 +175,12 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     `#vnm_gpu.wgmma_sp_tiling<...>` for f16/bf16 weights on sm_90a with
     `recipe=wgmma-sp`: one or two warpgroups of 64 rows (two where the
     format allows 128-row tiles), 128 columns, 4 stages, with `block-rows`,
-    `block-cols` and `stages` as overrides; `recipe=auto` takes the recipe measured
-    fastest, mma.sp on every chip today) on every `vnm.spmm` and
+    `block-cols` and `stages` as overrides; `recipe=wgmma-sp-ws` the
+    warp-specialized kernel for M = 4 and, with `as-2-4`, for V:2:8 run as
+    2:4; `recipe=auto` takes the recipe measured fastest: on sm_90a the
+    warp-specialized kernel for f16/bf16 2:4 and V:2:8 weights whose B is
+    read as K x N, mma.sp for the rest and on sm_80 and sm_90, and mma.sp
+    everywhere when mma.sp tiling options are given) on every `vnm.spmm` and
     `vnm.storage.spmm` that has none: 128-row block tiles when V is a
     multiple of 128 or M = 4 (every group keeps its four columns, so a tile
     may span V blocks), else 64 rows; 4 x 2 (or 2 x 2) warps of 32 x 64;
@@ -192,8 +196,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "(sm_80, sm_90, sm_90a)">,
     Option<"recipe", "recipe", "std::string", /*default=*/"\"auto\"",
            "The kernel recipe: auto (the one measured fastest for the "
-           "chip: mma.sp on every chip today, bench/results/"
-           "2026-12-02-h200-wgmma-sp.md), mma-sp, wgmma-sp (sm_90a; "
+           "chip: on sm_90a wgmma-sp-ws for f16/bf16 2:4 and V:2:8 with B "
+           "read as K x N, else mma.sp), mma-sp, wgmma-sp (sm_90a; "
            "f16/bf16 weights, the quantized kernels keep mma.sp), or "
            "wgmma-sp-ws (wgmma-sp with a producer warpgroup copying B by "
            "the TMA for M = 4; the other M as wgmma-sp)">,
@@ -223,7 +227,11 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "tiles)">,
     Option<"registerGather", "register-gather", "bool", /*default=*/"false",
            "Tile for the kernels that vnm-fold-transposed-rhs with the same "
-           "option hands x[N][K] at M = 8 (registers left to ptxas)">
+           "option hands x[N][K] at M = 8 (registers left to ptxas)">,
+    Option<"as24", "as-2-4", "int64_t", /*default=*/"-1",
+           "Run a V:2:M weight (M > 4) as 2:4 over its original columns on "
+           "the warp-specialized sm_90a kernel (B a dense tile, M / 4 times "
+           "the MMAs): 1 always, 0 never, -1 chooses (at M = 8)">
   ];
   // The tiling attributes it sets.
   let dependentDialects = ["::vnm::vnm_gpu::VNMGPUDialect"];

@@ -51,6 +51,9 @@ SmallVector<NamedAttribute> spmmProblem(Builder &b,
       b.getNamedAttr("v", b.getI64IntegerAttr(cfg.v)),
       b.getNamedAttr("n", b.getI64IntegerAttr(cfg.n)),
       b.getNamedAttr("m", b.getI64IntegerAttr(cfg.m)),
+      // The op's M: other than m where a V:N:M weight runs as 2:4 (the
+      // host packs the pruned weight as v:n:4).
+      b.getNamedAttr("op_m", b.getI64IntegerAttr(cfg.opM)),
       b.getNamedAttr("rows", b.getI64IntegerAttr(cfg.rows)),
       b.getNamedAttr("cols", b.getI64IntegerAttr(cfg.cols)),
       b.getNamedAttr("accumulate", b.getBoolAttr(cfg.accumulate)),
@@ -73,6 +76,9 @@ SmallVector<NamedAttribute> spmmProblem(Builder &b,
 std::string spmmRequirements(const kernel::SpmmKernelConfig &cfg) {
   std::string text = "frag_values/frag_meta in the format library's fragment "
                      "layout; ";
+  if (cfg.as24)
+    text += "the weight (m = " + std::to_string(cfg.opM) +
+            ") packed as v:n:4, with the colidx of that packing; ";
   if (cfg.tokenMajorRhs)
     text += "rhs token-major: x[n][K] with row pitch ldb (in elements), "
             "16-byte rows (ldb a multiple of 16 for i8, of 8 for f16/bf16) and "
@@ -189,11 +195,25 @@ struct ChooseConfigPass
                     " needs chip sm_90a (wgmma.sp is an sm_90a instruction), "
                     "got chip '" +
                     chip + "'");
-    // auto: the recipe measured fastest. On the H200 the wgmma.sp kernels
-    // (a multistage ring, each pair's MMAs waited for before the next
-    // copy) trail the mma.sp kernels at 128 columns and beat them at 2:4
-    // and 2:8 only with 256 columns, which spill and lose at small N
-    // (bench/results/2026-12-02-h200-recipes-same-run/), so auto is mma.sp.
+    if (as24 < -1 || as24 > 1)
+      return reject("as-2-4 must be -1 (choose), 0 or 1");
+    // auto on sm_90a: the warp-specialized wgmma.sp kernel for 2:4, and for
+    // V:2:8 run as 2:4, where it reads B as K x N; the mma.sp kernels
+    // otherwise. On the H200 (bench/results/2026-12-04-h200-wgmma-ws-*,
+    // 2026-12-02-h200-recipes-same-run/) the warp-specialized 2:4 kernel
+    // runs at 1.22-1.49x cuBLAS at N = 4096 and 0.75x at N = 512 against
+    // 0.57-0.70x and 0.52-0.65x for mma.sp; mma.sp 2:8 runs at 0.96-1.21x
+    // (N = 4096) and the gathers of 2:16 and 2:32 as fast as the multistage
+    // wgmma.sp kernels (which spill and lose at small N).
+    // Tiling options of the mma.sp kernels keep auto on them.
+    bool mmaSpTiling =
+        blockRows || warpRows || warpsN || stages || blocksPerSM != -1;
+    bool autoHopper = recipe == "auto" && chip == "sm_90a" && !mmaSpTiling;
+    bool warpSpecializedRecipe = recipe == "wgmma-sp-ws" || autoHopper;
+    if (as24 == 1 && !warpSpecializedRecipe)
+      return reject("as-2-4=1 runs on the warp-specialized kernel: it needs "
+                    "recipe=wgmma-sp-ws, or recipe=auto with chip=sm_90a "
+                    "and no mma.sp tiling options");
     bool wgmma = hopper;
     kernel::TilingOptions options;
     options.blockRows = blockRows;
@@ -225,17 +245,6 @@ struct ChooseConfigPass
                           : cast<StorageSpmmOp>(op).getGroupSize();
       bool integerWeight =
           weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
-      if (wgmma && !integerWeight) {
-        // wgmma-sp-ws: the warp-specialized loop where B is a dense tile
-        // (M = 4); the gathers keep the multistage kernel.
-        kernel::TilingOptions chosen = options;
-        chosen.warpSpecialized =
-            recipe == "wgmma-sp-ws" && encoding.getM() == 4;
-        op->setAttr("vnm.config", kernel::chooseWgmmaSpConfig(
-                                      &getContext(), rows, encoding.getV(),
-                                      encoding.getM(), chosen));
-        return;
-      }
       // A storage spmm's rhs that is K-contiguous (x[N][K]), or that
       // vnm-fold-transposed-rhs will make so, is read token-major.
       bool tokenMajor = false;
@@ -246,6 +255,38 @@ struct ChooseConfigPass
             (kernel::prefersTokenMajor(getElementTypeOrSelf(rhs.getType()),
                                        encoding.getM(), registerGather) &&
              kernel::findTransposedCopy(rhs, dominance));
+      }
+      // The warp-specialized kernel copies B as a dense tile: M = 4, or a
+      // V:N:M weight run as 2:4 (chosen at M = 8, where the gathers'
+      // kernels are slower; at M >= 16 the gathers win).
+      int64_t m = encoding.getM();
+      StringRef no24;
+      if (integerWeight)
+        no24 = "the quantized kernels run mma.sp";
+      else if (m % 4 != 0 || encoding.getN() > 2)
+        no24 = "only N <= 2 and M a multiple of 4 make 2:4 groups";
+      else if (tokenMajor)
+        no24 = "the operand is read token-major, which the warp-specialized "
+               "kernel does not read";
+      if (as24 == 1 && m > 4 && !no24.empty() && warpSpecializedRecipe)
+        op->emitWarning("vnm-choose-config: as-2-4=1 is not applied: ") << no24;
+      bool runsAs24 =
+          m > 4 && no24.empty() && (as24 == 1 || (as24 == -1 && m == 8));
+      bool warpSpecialized =
+          warpSpecializedRecipe && !integerWeight && (m == 4 || runsAs24);
+      // auto keeps mma.sp where the K x N kernel would not read the operand.
+      if (autoHopper && tokenMajor)
+        warpSpecialized = false;
+      if ((wgmma || warpSpecialized) && !integerWeight) {
+        // wgmma-sp-ws: the warp-specialized loop where B is a dense tile;
+        // the gathers keep the multistage kernel.
+        kernel::TilingOptions chosen = options;
+        chosen.warpSpecialized = warpSpecialized;
+        chosen.as24 = warpSpecialized && runsAs24;
+        op->setAttr("vnm.config", kernel::chooseWgmmaSpConfig(
+                                      &getContext(), rows, encoding.getV(),
+                                      encoding.getM(), chosen));
+        return;
       }
       op->setAttr("vnm.config",
                   kernel::chooseSpmmConfig(&getContext(), encoding.getV(),

@@ -127,7 +127,7 @@ FailureOr<SpmmKernelConfig> vnm::kernel::getSpmmKernelConfig(StorageSpmmOp op,
   config.resultType = init.getElementType();
   config.v = op.getEncoding().getV();
   config.n = op.getEncoding().getN();
-  config.m = op.getEncoding().getM();
+  config.m = config.opM = op.getEncoding().getM();
   config.rows = values.getDimSize(0);
   config.cols = rhs.getDimSize(0);
   config.accumulate = op.getAccumulate();

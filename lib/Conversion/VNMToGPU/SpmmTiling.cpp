@@ -59,6 +59,11 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
              "got " +
              std::to_string(config.cols) + "; give it rhs as K x N";
   }
+  if (config.as24 && (config.opM <= 4 || config.opM % 4 != 0 || config.n > 2))
+    return "as_2_4 runs a V:N:M weight of N <= 2 and M a multiple of 4 "
+           "above 4 as 2:4 over its original columns, got " +
+           std::to_string(config.v) + ":" + std::to_string(config.n) + ":" +
+           std::to_string(config.opM);
   if (config.warpgroupMma) {
     if (config.hasIntegerWeight())
       return "the sm_90a wgmma.sp spmm kernel takes f16 or bf16 weights (the "
@@ -155,9 +160,9 @@ vnm::kernel::chooseWgmmaSpConfig(MLIRContext *context, int64_t rows, int64_t v,
     int64_t stages = options.stages ? options.stages : 4;
     if (!clusterRows)
       clusterRows = llvm::divideCeil(rows, blockRows) % 2 == 0 ? 2 : 1;
-    return vnm_gpu::WgmmaSpTilingAttr::get(context, blockRows, blockCols,
-                                           blockRows / 64, stages,
-                                           /*producers=*/1, clusterRows);
+    return vnm_gpu::WgmmaSpTilingAttr::get(
+        context, blockRows, blockCols, blockRows / 64, stages,
+        /*producers=*/1, clusterRows, options.as24);
   }
   int64_t blockRows = options.blockRows;
   if (!blockRows)
@@ -171,5 +176,6 @@ vnm::kernel::chooseWgmmaSpConfig(MLIRContext *context, int64_t rows, int64_t v,
     clusterRows = 1;
   return vnm_gpu::WgmmaSpTilingAttr::get(context, blockRows, blockCols,
                                          blockRows / 64, stages,
-                                         /*producers=*/0, clusterRows);
+                                         /*producers=*/0, clusterRows,
+                                         /*as_2_4=*/false);
 }

@@ -42,7 +42,11 @@ struct SpmmKernelConfig {
   /// or bf16 under a dequantized integer weight (W8A16, W4A16).
   mlir::Type rhsType;
   mlir::Type resultType; ///< f16, bf16 or f32; i32 for i8 without scales
+  /// The format the kernel's fragment arrays are packed in: the op's, or
+  /// V:2:4 where a V:2:M weight runs as 2:4 (as24; opM is then the op's M).
   int64_t v = 0, n = 0, m = 0;
+  bool as24 = false;
+  int64_t opM = 0;
   int64_t rows = 0, cols = 0; ///< R, K
   bool accumulate = false;
   bool hasBias = false;
@@ -111,6 +115,11 @@ struct SpmmKernelConfig {
     warpSpecialized = config.getProducers() != 0;
     minBlocksPerSM = 0;
     clusterRows = config.getClusterRows();
+    // Every group of four original columns holds at most two of a V:2:M
+    // row's nonzeros: packed as V:2:4 the weight needs no gather of B.
+    as24 = config.getAs_2_4();
+    if (as24)
+      m = 4;
   }
   /// Takes the tiling of a #vnm_gpu.mma_sp_tiling.
   void applyConfig(vnm_gpu::MmaSpTilingAttr config) {
@@ -168,6 +177,8 @@ struct TilingOptions {
   bool warpSpecialized = false;
   /// Row blocks per cluster of the sm_90a kernels; 0 chooses.
   int64_t clusterRows = 0;
+  /// The warp-specialized kernel runs a V:2:M weight as 2:4.
+  bool as24 = false;
 };
 
 /// The tiling vnm-choose-config gives a matrix in the V:N:M format;

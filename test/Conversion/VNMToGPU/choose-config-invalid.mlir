@@ -13,6 +13,10 @@
 // RUN: not vnm-opt %s --vnm-choose-config="blocks-per-sm=33" 2>&1 | FileCheck %s --check-prefix=BLOCKS
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp cluster-rows=3" 2>&1 | FileCheck %s --check-prefix=CLUSTER
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a cluster-rows=2" 2>&1 | FileCheck %s --check-prefix=CLUSTER-MMA
+// RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a as-2-4=2" 2>&1 | FileCheck %s --check-prefix=AS24
+// RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp as-2-4=1" 2>&1 | FileCheck %s --check-prefix=AS24-RECIPE
+// RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90 as-2-4=1" 2>&1 | FileCheck %s --check-prefix=AS24-RECIPE
+// RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a stages=3 as-2-4=1" 2>&1 | FileCheck %s --check-prefix=AS24-RECIPE
 
 // ROWS: error: vnm-choose-config: block-rows must be 0, 64 or 128
 // WARP: error: vnm-choose-config: warp-rows must be 0, 32 or 64
@@ -25,6 +29,8 @@
 // WGMMA: error: vnm-choose-config: recipe wgmma-sp needs chip sm_90a (wgmma.sp is an sm_90a instruction), got chip 'sm_90'
 // CLUSTER: error: vnm-choose-config: cluster-rows must be 0, 1, 2, 4 or 8
 // CLUSTER-MMA: error: vnm-choose-config: cluster-rows needs recipe=wgmma-sp or wgmma-sp-ws (the mma.sp kernels launch no clusters)
+// AS24: error: vnm-choose-config: as-2-4 must be -1 (choose), 0 or 1
+// AS24-RECIPE: error: vnm-choose-config: as-2-4=1 runs on the warp-specialized kernel: it needs recipe=wgmma-sp-ws, or recipe=auto with chip=sm_90a and no mma.sp tiling options
 // CHIP: error: vnm-choose-config: no spmm kernel recipe for chip 'sm_75' (sm_80, sm_90, sm_90a)
 !w = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 func.func @spmm(%w: !w, %x: tensor<256x64xf16>) -> tensor<1024x64xf32> {

@@ -169,6 +169,30 @@ func.func @wgmma_token_major(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: mem
 
 // -----
 
+// as_2_4 runs groups of a multiple of four columns, at most two nonzeros
+// each, as 2:4: an M = 4 weight already is one, and a 1:4-grouped M = 6 not.
+func.func @as_2_4_m4(%v: memref<128x32xf16>, %c: memref<1x16x4xi8>, %m: memref<128x32xi8>,
+                     %x: memref<64x32xf16>, %y: memref<128x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: as_2_4 runs a V:N:M weight of N <= 2 and M a multiple of 4 above 4 as 2:4 over its original columns, got 128:2:4}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x32xf16>, memref<1x16x4xi8>, memref<128x32xi8>, memref<64x32xf16>)
+      outs(%y : memref<128x32xf32>) {encoding = #vnm.encoding<v = 128, n = 2, m = 4>,
+                                     vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, as_2_4 = true>}
+  return
+}
+
+// -----
+
+func.func @as_2_4_m6(%v: memref<128x22xf16>, %c: memref<1x11x4xi8>, %m: memref<128x22xi8>,
+                     %x: memref<66x32xf16>, %y: memref<128x32xf32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: as_2_4 runs a V:N:M weight of N <= 2 and M a multiple of 4 above 4 as 2:4 over its original columns, got 128:2:6}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x22xf16>, memref<1x11x4xi8>, memref<128x22xi8>, memref<66x32xf16>)
+      outs(%y : memref<128x32xf32>) {encoding = #vnm.encoding<v = 128, n = 2, m = 6>,
+                                     vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, as_2_4 = true>}
+  return
+}
+
+// -----
+
 func.func @mixed(%v: memref<128x16xi8>, %c: memref<2x8x4xi8>,
                  %m: memref<128x16xi8>, %x: memref<64x32xf32>,
                  %s: memref<128xf32>, %y: memref<128x32xf32>) {

@@ -899,6 +899,11 @@ func.func private @f() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 25
 
 // -----
 
+// expected-error @+1 {{#vnm_gpu.wgmma_sp_tiling (C7): as_2_4 runs on the warp-specialized kernel (producers = 1)}}
+func.func private @f() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 3, as_2_4 = true>}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // alloc_ring alignment
 //===----------------------------------------------------------------------===//

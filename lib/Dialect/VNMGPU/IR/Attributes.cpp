@@ -195,7 +195,7 @@ LogicalResult
 WgmmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           int64_t blockRows, int64_t blockCols,
                           int64_t warpgroups, int64_t stages, int64_t producers,
-                          int64_t clusterRows) {
+                          int64_t clusterRows, bool as24) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "#vnm_gpu.wgmma_sp_tiling (C1): warpgroups must be "
                           "1 or 2, got "
@@ -228,6 +228,11 @@ WgmmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#vnm_gpu.wgmma_sp_tiling (C6): cluster_rows must "
                           "be 1, 2, 4 or 8, got "
                        << clusterRows;
+  // Only the warp-specialized loop copies B as a dense tile by the TMA
+  // (measured faster than the gathers at M = 8, docs/hopper.md section 7).
+  if (as24 && producers != 1)
+    return emitError() << "#vnm_gpu.wgmma_sp_tiling (C7): as_2_4 runs on the "
+                          "warp-specialized kernel (producers = 1)";
   return success();
 }
 

@@ -177,21 +177,28 @@ def VNMGPU_WgmmaSpTilingAttr : VNMGPU_Attr<"WgmmaSpTiling", "wgmma_sp_tiling",
     of two (four, eight) consecutive ones (`.reqnctapercluster 1, 2, 1`):
     blocks that read the same B tiles are scheduled together on one GPC.
     They share nothing else; the grid's row blocks must be a multiple of
-    it. See
+    it. With `as_2_4 = true` (warp-specialized only) a V:2:M weight of
+    M > 4 runs as a 2:4 matrix over its original columns: every group of
+    four columns holds at most two of its nonzeros, so the kernel reads B
+    as a dense tile (no column-loc gather) and issues M / 4 times the MMAs;
+    its fragment arrays are those of the V:2:4 packing (the launch
+    contract's `m` is 4 and `op_m` the op's M). See
     docs/spec.md (section 5) and docs/hopper.md.
 
     ```mlir
     #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
     #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
+    #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
     ```
   }];
   let parameters = (ins "int64_t":$blockRows, "int64_t":$blockCols,
                         "int64_t":$warpgroups, "int64_t":$stages,
                         DefaultValuedParameter<"int64_t", "0">:$producers,
-                        DefaultValuedParameter<"int64_t", "1">:$cluster_rows);
+                        DefaultValuedParameter<"int64_t", "1">:$cluster_rows,
+                        DefaultValuedParameter<"bool", "false">:$as_2_4);
   let assemblyFormat = [{
     `<` `block` `=` `[` $blockRows `,` $blockCols `]` `,`
-    struct($warpgroups, $stages, $producers, $cluster_rows) `>`
+    struct($warpgroups, $stages, $producers, $cluster_rows, $as_2_4) `>`
   }];
 }
 
