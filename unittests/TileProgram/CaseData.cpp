@@ -135,13 +135,16 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
   data.seed = seed;
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  // The op's format, and the one its fragment arrays are packed in (V:2:4
+  // where the kernel runs a V:2:M weight as 2:4).
   const format::Encoding encoding{c.v, 2, c.m};
+  const format::Encoding packed{c.v, 2, c.packedM()};
   const std::string &weight = c.weightType();
   const format::ElementType type = elementTypeOf(weight);
   const int64_t rows = c.rows, cols = c.cols, n = c.n;
   format::StorageShape shape;
   if (llvm::Error error =
-          fromStatus(format::getStorageShape(encoding, type, rows, cols, shape),
+          fromStatus(format::getStorageShape(packed, type, rows, cols, shape),
                      "getStorageShape"))
     return std::move(error);
 
@@ -168,10 +171,13 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
     return std::move(error);
   ElementBuffer values(weight, shape.valueCount);
   std::vector<uint8_t> colidx(shape.colidxCount), meta(shape.metaCount);
-  if (llvm::Error error = fromStatus(
-          format::compress(encoding, type, dense.data(), rows, cols,
-                           values.data(), colidx.data(), meta.data()),
-          "compress"))
+  // Packed as V:2:4, the V:2:M pruned weight keeps every nonzero (at most
+  // two per group of four columns).
+  if (llvm::Error error =
+          fromStatus(format::compress(
+                         packed, type, c.as24 ? pruned.data() : dense.data(),
+                         rows, cols, values.data(), colidx.data(), meta.data()),
+                     "compress"))
     return std::move(error);
   // i4 fragments: two values per byte.
   data.fragValues = weight == "i4"
@@ -180,7 +186,7 @@ llvm::Expected<CaseData> CaseData::generate(const SpmmCase &c, uint64_t seed) {
   data.fragMeta.assign(shape.fragMetaWords, 0);
   if (llvm::Error error =
           fromStatus(format::packFragments(
-                         encoding, type,
+                         packed, type,
                          c.weightOnly() ? format::FragmentClass::SixteenBit
                                         : format::getNaturalFragmentClass(type),
                          values.data(), meta.data(), rows, cols,

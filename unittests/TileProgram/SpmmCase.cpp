@@ -35,6 +35,8 @@ std::string SpmmCase::name() const {
     text += "_c" + std::to_string(blockCols);
   if (chip == "sm_90a" && recipe != "wgmma-sp")
     text += "_ws"; // recipe wgmma-sp-ws
+  if (as24)
+    text += "_as24";
   switch (source) {
   case ProgramSource::Generated:
     break;
@@ -318,6 +320,29 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     c.n = 90 + 67 * i;
     if (i == 3)
       c.extraLdb = 8;
+    c.source = ProgramSource::Generated;
+    cases.push_back(c);
+  }
+  // V:2:8 and V:2:16 run as 2:4 on the warp-specialized kernel (as-2-4=1):
+  // pruned as V:2:M, packed as V:2:4, B copied densely.
+  for (int i = 0; i < 2; ++i) {
+    SpmmCase c;
+    c.chip = "sm_90a";
+    c.recipe = "wgmma-sp-ws";
+    c.as24 = true;
+    c.v = i ? 128 : 64;
+    c.m = i ? 16 : 8;
+    c.stages = 3 + i;
+    c.blockRows = 128;
+    c.blockCols = i ? 256 : 128;
+    c.element = i ? "bf16" : "f16";
+    c.result = results[2 - i];
+    c.accumulate = i == 0;
+    c.bias = i == 1;
+    c.activation = activations[1 + i];
+    c.rows = 190 + 67 * i;
+    c.cols = 16 * c.m * (pairs[i] - 1) + 4 * c.m + 3;
+    c.n = 140 + 83 * i;
     c.source = ProgramSource::Generated;
     cases.push_back(c);
   }

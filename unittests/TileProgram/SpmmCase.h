@@ -53,6 +53,11 @@ struct SpmmCase {
   std::string recipe = "wgmma-sp";
   /// Columns per block tile of the wgmma.sp kernels (0: the default 128).
   int64_t blockCols = 0;
+  /// wgmma-sp-ws: the V:2:M weight runs as 2:4 over its original columns
+  /// (as-2-4=1): pruned as V:2:M, its fragments packed as V:2:4.
+  bool as24 = false;
+  /// M of the format the fragment arrays are packed in.
+  int64_t packedM() const { return as24 ? 4 : m; }
   /// Weight-only kernels: per-group weight scales over groups of this many
   /// K columns (0: per-row scales).
   int64_t groupSize = 0;

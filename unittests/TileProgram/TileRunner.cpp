@@ -216,6 +216,7 @@ vnm::tile_test::buildTileProgram(const SpmmCase &c) {
           **module,
           "vnm-choose-config{chip=" + c.chip +
               (c.chip == "sm_90a" ? " recipe=" + c.recipe : std::string()) +
+              (c.as24 ? " as-2-4=1" : std::string()) +
               (c.blockCols ? " block-cols=" + std::to_string(c.blockCols)
                            : std::string()) +
               " block-rows=" + std::to_string(c.blockRows) +
