@@ -60,7 +60,7 @@ def program(rows, cols, v, m, dtype, out, acc, bias, act, token_major=False):
 def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                 blocks_per_sm, warp_rows=0, stages=0, chip="sm_90",
                 recipe="auto", block_cols=0, token_major=False,
-                register_gather=False, cluster_rows=0):
+                register_gather=False, cluster_rows=0, as24=-1):
     name = case_matrix.case_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
@@ -70,6 +70,7 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
     subprocess.run([vnm_opt, src, "-o", os.devnull,
                     f"--vnm-lower-to-nvvm-pipeline=chip={chip} recipe={recipe} "
                     f"block-cols={block_cols} cluster-rows={cluster_rows} "
+                    f"as-2-4={as24} "
                     f"features=+ptx85 "
                     f"format=isa block-rows={block_rows} warp-rows={warp_rows} "
                     f"warps-n={warps_n} stages={stages} "
@@ -79,6 +80,9 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                    check=True)
     info = {"name": name, "ptx": f"{name}/vnm_kernels.ptx",
             "contract": f"{name}/spmm_0.json"}
+    # The M the weight is packed in: 4 where a V:2:M weight runs as 2:4.
+    with open(os.path.join(kdir, "spmm_0.json")) as f:
+        info["packed_m"] = json.load(f)["m"]
     # The kernel's identity: a GPU result counts for exactly this PTX
     # (bench/validated_kernels.py).
     with open(os.path.join(kdir, "vnm_kernels.ptx"), "rb") as f:
@@ -131,6 +135,9 @@ def main():
     ap.add_argument("--cluster-rows", type=int, default=0,
                     help="forwarded to the pipeline (wgmma-sp, wgmma-sp-ws: "
                          "row blocks per cluster, 1 for none; 0: the heuristic)")
+    ap.add_argument("--as-2-4", dest="as24", type=int, default=-1, choices=(-1, 0, 1),
+                    help="forwarded to the pipeline (sm_90a: run V:2:M as 2:4 on the "
+                         "warp-specialized kernel; -1: the heuristic)")
     args = ap.parse_args()
 
     ptxas = shutil.which("ptxas") or (
@@ -148,14 +155,15 @@ def main():
                                   args.blocks_per_sm, args.warp_rows,
                                   args.stages, args.chip, args.recipe,
                                   args.block_cols, args.token_major,
-                                  args.register_gather, args.cluster_rows),
+                                  args.register_gather, args.cluster_rows,
+                                  args.as24),
             keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels},
                 "chip": args.chip, "recipe": args.recipe,
                 "block_cols": args.block_cols, "token_major": args.token_major,
                 "register_gather": args.register_gather,
-                "cluster_rows": args.cluster_rows,
+                "cluster_rows": args.cluster_rows, "as_2_4": args.as24,
                 "block_rows": args.block_rows, "warp_rows": args.warp_rows,
                 "stages": args.stages,
                 "warps_n": args.warps_n, "blocks_per_sm": args.blocks_per_sm}

@@ -44,7 +44,7 @@ def prepare(args):
     """Worker: random weight -> pruned dense, fragments, colidx."""
     from vnm import format as vf
 
-    case, seed = args
+    case, seed, packed_m = args
     rng = np.random.default_rng(seed)
     w32 = rng.standard_normal((case["rows"], case["cols"]), dtype=np.float32)
     if case["dtype"] == "f16":
@@ -56,6 +56,9 @@ def prepare(args):
     t0 = time.time()
     compressed = vf.compress(w, encoding, dtype=case["dtype"])
     compress_s = time.time() - t0
+    # Pruned as the case's V:2:M, packed as the kernel's (V:2:4 where it
+    # runs the weight as 2:4).
+    compressed = vf.repack(compressed, vf.Encoding(case["v"], 2, packed_m))
     fragments = vf.pack_fragments(compressed)
     return dict(pruned=vf.decompress(compressed).view(np.uint16),
                 frag_values=fragments.values.view(np.uint8),
@@ -293,7 +296,8 @@ def main():
     results = []
     cache = {}
     with ProcessPoolExecutor(max_workers=min(16, os.cpu_count())) as pool:
-        futures = [pool.submit(prepare, (c, s))
+        futures = [pool.submit(prepare, (c, s, manifest["kernels"][c["kernel"]]
+                                         .get("packed_m", c["m"])))
                    for c, s in zip(cases, seeds)]
         for case, future in zip(cases, futures):
             prep = future.result()

@@ -281,8 +281,14 @@ class VNMLinear(torch.nn.Module):
         self.register_buffer("meta", torch.from_numpy(compressed.meta.copy()))
         if kernel is not None:
             contract = kernel.kernels[0].contract
-            fragments = vf.pack_fragments(compressed,
+            # The kernel's own packing: V:N:4 where it runs the weight as
+            # 2:4 (the contract's m and op_m differ), else the layer's.
+            packed = vf.repack(compressed, vf.Encoding(contract["v"], contract["n"],
+                                                       contract["m"]))
+            fragments = vf.pack_fragments(packed,
                                           fragment_class=contract.get("fragment_class"))
+            self.register_buffer("frag_colidx", torch.from_numpy(packed.colidx.copy()),
+                                 persistent=False)
             self.register_buffer("frag_values", torch.from_numpy(
                 fragments.values.view(np.uint8).copy()), persistent=False)
             self.register_buffer("frag_meta", torch.from_numpy(
@@ -337,7 +343,7 @@ class VNMLinear(torch.nn.Module):
             if self._plan.kernel is None:
                 raise VNMError("this vnm layer was made without a GPU target; pass target= "
                                "(e.g. 'sm_90') to vnm.torch.sparsify to run it on a GPU")
-            storage = [self.frag_values, self.frag_meta, self.colidx]
+            storage = [self.frag_values, self.frag_meta, self.frag_colidx]
         else:
             storage = [self.values, self.colidx, self.meta]
         if self._plan.quantization:

@@ -410,6 +410,27 @@ def decompress(compressed: Compressed) -> np.ndarray:
     return dense
 
 
+def repack(compressed: Compressed, encoding: EncodingLike) -> Compressed:
+    """The same matrix stored in another format, every value kept: for
+    example a V:N:M matrix of N <= 2 and M a multiple of 4 as V:N:4, which
+    the sm_90a kernels run as 2:4 (a launch contract whose `m` differs from
+    its `op_m`). Raises VNMError if `encoding` cannot hold the matrix
+    exactly."""
+    target = as_encoding(encoding)
+    if target == compressed.encoding:
+        return compressed
+    dense = decompress(compressed)
+    result = compress(dense, target, dtype=compressed.dtype)
+
+    def canonical(matrix):  # -0 and +0 compare equal (bf16 as uint16 bits)
+        return np.where(matrix == 0x8000, 0, matrix) if matrix.dtype == np.uint16 else matrix
+
+    if not np.array_equal(canonical(decompress(result)), canonical(dense)):
+        raise VNMError(f"a {compressed.encoding} matrix does not fit {target} "
+                       f"without dropping values")
+    return result
+
+
 _FRAGMENT_CLASSES = {None: 0, "16bit": 1, "8bit": 2}
 
 

@@ -178,6 +178,11 @@ class SparseDense:
         from .kernel_cache import cached_compile
 
         _, jnp = _jax()
+        # The handler passes pointers, not the tensor maps of the sm_90a
+        # warp-specialized kernel that recipe=auto picks there for 2:4 and
+        # V:2:8: unless a recipe is asked for, the layer takes mma.sp.
+        if target == "sm_90a" and "recipe=" not in gpu_options:
+            gpu_options = (gpu_options + " recipe=mma-sp").strip()
         program = layer_program(self.out_features, self.in_features, self.encoding,
                                 self.element_type, self.result_type, self.has_bias)
         try:

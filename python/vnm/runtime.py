@@ -63,7 +63,13 @@ class SpmmKernel:
         self.contract = dict(contract)
         self.rows = contract["rows"]
         self.cols = contract["cols"]
+        # The format the kernel's fragment arrays are packed in, and the
+        # op's: they differ where a V:N:M weight runs as 2:4 (op_m = M,
+        # m = 4); the weight is pruned as the op's and packed as the
+        # kernel's.
         self.encoding = vf.Encoding(contract["v"], contract["n"], contract["m"])
+        self.op_encoding = vf.Encoding(contract["v"], contract["n"],
+                                       contract.get("op_m", contract["m"]))
         self.dtype = contract["element_type"]
         self.result_type = contract["result_type"]
         # Quantized kernels: rhs's element type (i8, or f16/bf16 under a
@@ -138,12 +144,13 @@ class SpmmKernel:
             if weight.shape != (self.rows, self.cols):
                 raise VNMError(f"weight has shape {weight.shape}, the kernel was "
                                f"compiled for {(self.rows, self.cols)}")
-            compressed = vf.compress(weight, self.encoding, dtype=self.dtype)
+            compressed = vf.compress(weight, self.op_encoding, dtype=self.dtype)
         elif (compressed.shape != (self.rows, self.cols) or compressed.dtype != self.dtype
-              or compressed.encoding != self.encoding):
+              or compressed.encoding != self.op_encoding):
             raise VNMError(f"the storage holds a {compressed.shape} {compressed.dtype} "
                            f"{compressed.encoding} matrix, the kernel was compiled for "
-                           f"{(self.rows, self.cols)} {self.dtype} {self.encoding}")
+                           f"{(self.rows, self.cols)} {self.dtype} {self.op_encoding}")
+        compressed = vf.repack(compressed, self.encoding)
         fragments = vf.pack_fragments(compressed, fragment_class=self.fragment_class)
         pruned = vf.decompress(compressed)
         return PackedWeight(cupy.asarray(fragments.values.view(np.uint8)),

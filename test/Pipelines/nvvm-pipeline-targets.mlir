@@ -46,17 +46,13 @@
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_80" | FileCheck %s --check-prefix=OK80
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 features=+ptx90" | FileCheck %s --check-prefix=OK90
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a features=+ptx86" | FileCheck %s --check-prefix=OK90A
-// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a recipe=mma-sp" | FileCheck %s --check-prefix=OK90A-MMA
 // OK80: .version 8.5
 // OK80: .target sm_80
 // OK90: .version 9.0
 // OK90: .target sm_90
 // OK90A: .version 8.6
 // OK90A: .target sm_90a
-// On sm_90a the V:2:8 weight runs as 2:4 on the warp-specialized kernel.
-// OK90A: wgmma.mma_async.sp
-// OK90A-MMA: .target sm_90a
-// OK90A-MMA: mma.sp::ordered_metadata
+// OK90A: mma.sp::ordered_metadata
 
 !w = tensor<128x64xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
 func.func @f(%w: !w, %x: tensor<64x8xf16>) -> tensor<128x8xf32> {

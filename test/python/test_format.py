@@ -389,3 +389,24 @@ def test_nonfinite_weights_are_refused_unless_allowed(special, dtype):
     assert np.array_equal(pruned[r, c], w[r, c], equal_nan=True)
     assert np.array_equal(vf.decompress(vf.compress(w, (16, 2, 8), allow_nonfinite=True)),
                           pruned, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "f32"])
+def test_repack_keeps_every_value_of_a_v_2_m_matrix_as_v_2_4(dtype):
+    """A V:2:M matrix (M a multiple of 4) holds at most two nonzeros in every
+    group of four columns: stored as V:2:4 it decompresses to the same
+    matrix; a V:2:6 one generally does not fit and is refused."""
+    rng = np.random.default_rng(int.from_bytes(__import__("os").urandom(4), "little"))
+    dense = rng.standard_normal((192, 131)).astype(np.float32)
+    if dtype == "f16":
+        dense = dense.astype(np.float16)
+    elif dtype == "bf16":
+        dense = (dense.view(np.uint32) >> 16).astype(np.uint16)
+    for m in (8, 16):
+        compressed = vf.compress(dense, (64, 2, m), dtype=dtype)
+        repacked = vf.repack(compressed, (64, 2, 4))
+        assert repacked.encoding == vf.Encoding(64, 2, 4)
+        assert np.array_equal(vf.decompress(repacked), vf.decompress(compressed))
+    assert vf.repack(compressed, (64, 2, 16)) is compressed
+    with pytest.raises(vnm.VNMError, match="does not fit 64:2:4 without dropping values"):
+        vf.repack(vf.compress(dense, (64, 2, 6), dtype=dtype), (64, 2, 4))

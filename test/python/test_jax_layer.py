@@ -164,3 +164,16 @@ def test_layer_refuses_a_tma_kernel(rng, tmp_path):
     with pytest.raises(__import__("vnm").VNMError, match="takes tensor maps"):
         SparseDense(w.astype(np.float16), "2:4", target="sm_90a",
                     gpu_options="recipe=wgmma-sp-ws", cache_dir=str(tmp_path))
+
+
+def test_layer_takes_a_pointer_kernel_on_sm_90a(rng, tmp_path):
+    """On sm_90a recipe=auto gives 2:4 the warp-specialized kernel, whose
+    tensor maps the handler does not make: the layer asks for mma.sp unless
+    the caller names a recipe."""
+    if not __import__("vnm")._capi.has_compiler:
+        pytest.skip("compiling kernels needs libVNMCAPI.so")
+    w = pruned(rng, 128, 128, "2:4", np.float16)
+    layer = SparseDense(w, "2:4", target="sm_90a", cache_dir=str(tmp_path))
+    contract = layer.kernel.kernels[0].contract
+    assert "tensor_map" not in contract["param_types"]
+    assert contract["m"] == contract["op_m"] == 4

@@ -216,6 +216,31 @@ def test_64_2_8_f16_kernels_read_a_k_by_n_copy_and_store_y_token_major(tmp_path)
     assert contract["rhs_layout"] == "k_by_n" and contract["out_layout"] == "token_major"
 
 
+def test_64_2_8_layer_runs_as_2_4_on_sm_90a(tmp_path):
+    """On sm_90a (dynamic N) a 64:2:8 layer gets the warp-specialized kernel,
+    which runs it as 2:4: the layer packs its GPU storage as 64:2:4 (every
+    value kept), while its CPU storage stays 64:2:8."""
+    seed()
+    model = mlp((128, 200, 40))
+    reference = copy.deepcopy(model)
+    vt.sparsify(model, "64:2:8", target="sm_90a", cache_dir=tmp_path)
+    layer = model[0]
+    contract = layer.kernel.kernels[0].contract
+    assert (contract["m"], contract["op_m"]) == (4, 8)
+    assert "tensor_map" in contract["param_types"]
+    pruned = layer.pruned_weight.half().numpy()
+    packed = vnm.format.compress(pruned, (64, 2, 4), dtype="f16")
+    fragments = vnm.format.pack_fragments(packed)
+    assert torch.equal(layer.frag_colidx, torch.from_numpy(packed.colidx))
+    assert torch.equal(layer.frag_values, torch.from_numpy(fragments.values.view("uint8")))
+    assert torch.equal(layer.frag_meta, torch.from_numpy(fragments.meta.view("int32")))
+    assert layer.colidx.shape == vnm.format.compress(pruned, (64, 2, 8), dtype="f16").colidx.shape
+    vp.prune_model(reference, "64:2:8", method="magnitude")
+    x = torch.randn(5, 128)
+    with torch.no_grad():
+        torch.testing.assert_close(model(x), reference(x.half().float()), rtol=2e-2, atol=2e-2)
+
+
 def test_a_layer_the_kernels_cannot_tile_names_the_layer(tmp_path):
     # V = 16 with M = 8 runs on the CPU pipeline only.
     model = mlp((64, 32))

@@ -144,6 +144,15 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
   }
 };
 
+/// N, the columns of an spmm's rhs (K x N; dynamic where unknown).
+int64_t rhsColumns(Operation *op) {
+  Value rhs = isa<SpmmOp>(op) ? cast<SpmmOp>(op).getRhs()
+                              : cast<StorageSpmmOp>(op).getRhs();
+  auto type = dyn_cast<ShapedType>(rhs.getType());
+  return type && type.hasRank() && type.getRank() == 2 ? type.getDimSize(1)
+                                                       : ShapedType::kDynamic;
+}
+
 /// Gives every spmm without a #vnm.config the default tiling, with the
 /// pass options' overrides.
 struct ChooseConfigPass
@@ -270,8 +279,14 @@ struct ChooseConfigPass
                "kernel does not read";
       if (as24 == 1 && m > 4 && !no24.empty() && warpSpecializedRecipe)
         op->emitWarning("vnm-choose-config: as-2-4=1 is not applied: ") << no24;
-      bool runsAs24 =
-          m > 4 && no24.empty() && (as24 == 1 || (as24 == -1 && m == 8));
+      // On the H200 V:2:8 as 2:4 ran at 1.17-1.46x cuBLAS at N = 4096
+      // against 0.99-1.24x for mma.sp, but at 0.57-0.70x against 0.81-1.04x
+      // at N = 512 and 1000 (bench/results/2026-12-04-h200-as-2-4/): a
+      // static N below 2048 keeps the gather's kernel.
+      int64_t n = rhsColumns(op);
+      bool smallN = !ShapedType::isDynamic(n) && n < 2048;
+      bool runsAs24 = m > 4 && no24.empty() &&
+                      (as24 == 1 || (as24 == -1 && m == 8 && !smallN));
       bool warpSpecialized =
           warpSpecializedRecipe && !integerWeight && (m == 4 || runsAs24);
       // auto keeps mma.sp where the K x N kernel would not read the operand.

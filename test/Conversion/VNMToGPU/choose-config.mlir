@@ -8,8 +8,9 @@
 // sm_90a: mma.sp by default (recipe=auto, measured faster), the wgmma.sp
 // recipe for these f16 weights when asked for.
 // RUN: vnm-opt %s --vnm-choose-config=chip=sm_90a | FileCheck %s --check-prefix=AUTO-HOPPER
-// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a as-2-4=0" | FileCheck %s --check-prefix=AUTO-HOPPER-NO24
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a as-2-4=0" | FileCheck %s --check-prefix=AUTO-HOPPER
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a block-rows=64 warps-n=4 blocks-per-sm=2" | FileCheck %s --check-prefix=OPTIONS
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a as-2-4=1" | FileCheck %s --check-prefix=AUTO-HOPPER-24
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=mma-sp" | FileCheck %s --check-prefix=DEFAULT
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp" | FileCheck %s --check-prefix=HOPPER
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp block-rows=64 stages=3" | FileCheck %s --check-prefix=HOPPER-OPTIONS
@@ -50,22 +51,23 @@
 // WARP64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // WARP64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
 
-// auto on sm_90a: the warp-specialized kernel for 2:4 and for V:2:8 run as
-// 2:4 (every op here reads B as K x N); a config on the op is kept.
+// auto on sm_90a: the warp-specialized kernel for 2:4; the V:2:8 weights
+// keep mma.sp, as N (64) is static and small (as-2-4.mlir); a config on
+// the op is kept.
 // AUTO-HOPPER-LABEL: func @spmms
-// AUTO-HOPPER-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
+// AUTO-HOPPER-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
-// AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
-// as-2-4=0: the V:2:8 weights keep the mma.sp kernels.
-// AUTO-HOPPER-NO24-LABEL: func @spmms
-// AUTO-HOPPER-NO24-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
-// AUTO-HOPPER-NO24: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
-// AUTO-HOPPER-NO24: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
-// AUTO-HOPPER-NO24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
-// AUTO-HOPPER-NO24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
-// AUTO-HOPPER-NO24: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
+// as-2-4=1: the V:2:8 weights run as 2:4 whatever N.
+// AUTO-HOPPER-24-LABEL: func @spmms
+// AUTO-HOPPER-24-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
+// AUTO-HOPPER-24: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
+// AUTO-HOPPER-24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
+// AUTO-HOPPER-24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
+// AUTO-HOPPER-24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
 
 // wgmma-sp: two warpgroups (128 rows) where the format allows, else one; a
 // config on the op is kept.
@@ -79,9 +81,10 @@
 // HOPPER-256-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 3>
 // HOPPER-256: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 256], warpgroups = 1, stages = 3>
 // wgmma-sp-ws: M = 4 gets the warp-specialized kernel (a producer
-// warpgroup, 128 x 256 tiles, 4 stages), and so does V:2:8, run as 2:4.
+// warpgroup, 128 x 256 tiles, 4 stages); the gathers keep wgmma-sp's.
 // HOPPER-WS-LABEL: func @spmms
-// HOPPER-WS-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
+// HOPPER-WS-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>
+// HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
 // HOPPER-WS: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // Its 1024 rows make 8 row blocks: pairs of them run as clusters; the 1152
 // rows of the next weight make 9, which do not pair up.
@@ -92,7 +95,8 @@
 // cluster-rows=2 gives every wgmma.sp kernel clusters of two row blocks (the
 // 9 row blocks of the 1152-row weight are refused when its kernel is built).
 // HOPPER-WS-CLUSTER-LABEL: func @spmms
-// HOPPER-WS-CLUSTER-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
+// HOPPER-WS-CLUSTER-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, cluster_rows = 2>
+// HOPPER-WS-CLUSTER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4, cluster_rows = 2>
 // HOPPER-WS-CLUSTER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // HOPPER-WS-CLUSTER-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
 // HOPPER-CLUSTER4-LABEL: func @spmms
