@@ -75,7 +75,7 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       *this, "as-2-4",
       llvm::cl::desc("Run a V:2:M weight (M > 4) as 2:4 on the "
                      "warp-specialized sm_90a kernel: 1 always, 0 never, -1 "
-                     "chooses (at M = 8)"),
+                     "chooses (at M = 8 where N is dynamic or at least 2048)"),
       llvm::cl::init(-1)};
   Option<bool> registerGather{
       *this, "register-gather",

@@ -231,7 +231,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     Option<"as24", "as-2-4", "int64_t", /*default=*/"-1",
            "Run a V:2:M weight (M > 4) as 2:4 over its original columns on "
            "the warp-specialized sm_90a kernel (B a dense tile, M / 4 times "
-           "the MMAs): 1 always, 0 never, -1 chooses (at M = 8)">
+           "the MMAs): 1 always, 0 never, -1 chooses (at M = 8 where N is "
+           "dynamic or at least 2048)">
   ];
   // The tiling attributes it sets.
   let dependentDialects = ["::vnm::vnm_gpu::VNMGPUDialect"];
