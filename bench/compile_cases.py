@@ -80,9 +80,6 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                    check=True)
     info = {"name": name, "ptx": f"{name}/vnm_kernels.ptx",
             "contract": f"{name}/spmm_0.json"}
-    # The M the weight is packed in: 4 where a V:2:M weight runs as 2:4.
-    with open(os.path.join(kdir, "spmm_0.json")) as f:
-        info["packed_m"] = json.load(f)["m"]
     # The kernel's identity: a GPU result counts for exactly this PTX
     # (bench/validated_kernels.py).
     with open(os.path.join(kdir, "vnm_kernels.ptx"), "rb") as f:

@@ -44,7 +44,7 @@ def prepare(args):
     """Worker: random weight -> pruned dense, fragments, colidx."""
     from vnm import format as vf
 
-    case, seed, packed_m = args
+    case, seed, packed = args
     rng = np.random.default_rng(seed)
     w32 = rng.standard_normal((case["rows"], case["cols"]), dtype=np.float32)
     if case["dtype"] == "f16":
@@ -56,9 +56,9 @@ def prepare(args):
     t0 = time.time()
     compressed = vf.compress(w, encoding, dtype=case["dtype"])
     compress_s = time.time() - t0
-    # Pruned as the case's V:2:M, packed as the kernel's (V:2:4 where it
-    # runs the weight as 2:4).
-    compressed = vf.repack(compressed, vf.Encoding(case["v"], 2, packed_m))
+    # Pruned as the case's V:2:M, packed as the kernel's contract says
+    # (V:2:4 where it runs the weight as 2:4).
+    compressed = vf.repack(compressed, packed)
     fragments = vf.pack_fragments(compressed)
     return dict(pruned=vf.decompress(compressed).view(np.uint16),
                 frag_values=fragments.values.view(np.uint8),
@@ -133,6 +133,14 @@ def load_kernel(cp, build_dir, kernel, n):
     grid = ((n + contract["grid_x_divisor"] - 1) // contract["grid_x_divisor"],
             contract["grid_y"], 1)
     return contract, fn, grid, tuple(contract["block"]), dynamic_shared
+
+
+def packed_encoding(build_dir, kernel):
+    """The format a compiled kernel's contract packs the weight in."""
+    from vnm.launch import weight_encodings
+
+    with open(os.path.join(build_dir, "kernels", kernel["contract"])) as f:
+        return weight_encodings(json.load(f))[1]
 
 
 def open_build(build_dir, name_filter):
@@ -296,8 +304,8 @@ def main():
     results = []
     cache = {}
     with ProcessPoolExecutor(max_workers=min(16, os.cpu_count())) as pool:
-        futures = [pool.submit(prepare, (c, s, manifest["kernels"][c["kernel"]]
-                                         .get("packed_m", c["m"])))
+        futures = [pool.submit(prepare, (c, s, packed_encoding(
+                       args.build, manifest["kernels"][c["kernel"]])))
                    for c, s in zip(cases, seeds)]
         for case, future in zip(cases, futures):
             prep = future.result()

@@ -32,7 +32,7 @@ def main():
     os.environ.setdefault("VNM_LIBRARY_PATH",
                           os.path.join(build, "libVNMFormatC.so"))
     sys.path.insert(0, os.path.join(os.path.dirname(bench.HERE), "python"))
-    prep = bench.prepare((case, 1, manifest["kernels"][name].get("packed_m", case["m"])))
+    prep = bench.prepare((case, 1, bench.packed_encoding(build, manifest["kernels"][name])))
 
     class Args:
         warmup, runs, check_only = 1, 1, False

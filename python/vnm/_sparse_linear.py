@@ -33,6 +33,7 @@ import torch
 from . import format as vf
 from ._errors import VNMError
 from ._linear_layer import WEIGHT_ONLY_FORMS, compress_weight
+from .launch import weight_encodings
 
 _ELEMENT_TYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
 _TORCH_TYPES = {name: dtype for dtype, name in _ELEMENT_TYPES.items()}
@@ -282,9 +283,8 @@ class VNMLinear(torch.nn.Module):
         if kernel is not None:
             contract = kernel.kernels[0].contract
             # The kernel's own packing: V:N:4 where it runs the weight as
-            # 2:4 (the contract's m and op_m differ), else the layer's.
-            packed = vf.repack(compressed, vf.Encoding(contract["v"], contract["n"],
-                                                       contract["m"]))
+            # 2:4, else the layer's.
+            packed = vf.repack(compressed, weight_encodings(contract)[1])
             fragments = vf.pack_fragments(packed,
                                           fragment_class=contract.get("fragment_class"))
             self.register_buffer("frag_colidx", torch.from_numpy(packed.colidx.copy()),

@@ -61,6 +61,17 @@ def launch_grid(contract: Mapping, n: int) -> Tuple[int, int, int]:
     return ((n + divisor - 1) // divisor, contract["grid_y"], 1)
 
 
+def weight_encodings(contract: Mapping):
+    """(the op's format, the format the kernel's fragment arrays and colidx
+    are packed in). They differ where a V:N:M weight runs as 2:4 (the
+    contract's op_m is M, its m 4): the weight is pruned as the first and
+    packed as the second (vnm.format.repack)."""
+    from . import format as vf
+
+    packed = vf.Encoding(contract["v"], contract["n"], contract["m"])
+    return packed._replace(m=contract.get("op_m", packed.m)), packed
+
+
 class GpuKernel:
     """One kernel of a generated module, loaded on a CUDA device.
 

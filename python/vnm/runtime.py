@@ -22,7 +22,7 @@ import numpy as np
 
 from . import format as vf
 from ._errors import VNMError
-from .launch import launch_grid
+from .launch import launch_grid, weight_encodings
 
 _NUMPY_TYPES = {"f16": np.float16, "bf16": np.uint16, "f32": np.float32}
 # The parameters of an f16/bf16 kernel, for contracts that do not list them.
@@ -63,13 +63,8 @@ class SpmmKernel:
         self.contract = dict(contract)
         self.rows = contract["rows"]
         self.cols = contract["cols"]
-        # The format the kernel's fragment arrays are packed in, and the
-        # op's: they differ where a V:N:M weight runs as 2:4 (op_m = M,
-        # m = 4); the weight is pruned as the op's and packed as the
-        # kernel's.
-        self.encoding = vf.Encoding(contract["v"], contract["n"], contract["m"])
-        self.op_encoding = vf.Encoding(contract["v"], contract["n"],
-                                       contract.get("op_m", contract["m"]))
+        # The weight is pruned as the op's format and packed as the kernel's.
+        self.op_encoding, self.encoding = weight_encodings(contract)
         self.dtype = contract["element_type"]
         self.result_type = contract["result_type"]
         # Quantized kernels: rhs's element type (i8, or f16/bf16 under a
