@@ -272,7 +272,7 @@ struct ChooseConfigPass
       StringRef no24;
       if (integerWeight)
         no24 = "the quantized kernels run mma.sp";
-      else if (m % 4 != 0 || encoding.getN() > 2)
+      else if (!kernel::fitsTwoFour(encoding.getN(), m))
         no24 = "only N <= 2 and M a multiple of 4 make 2:4 groups";
       else if (tokenMajor)
         no24 = "the operand is read token-major, which the warp-specialized "

@@ -59,7 +59,7 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
              "got " +
              std::to_string(config.cols) + "; give it rhs as K x N";
   }
-  if (config.as24 && (config.opM <= 4 || config.opM % 4 != 0 || config.n > 2))
+  if (config.as24 && (config.opM <= 4 || !fitsTwoFour(config.n, config.opM)))
     return "as_2_4 runs a V:N:M weight of N <= 2 and M a multiple of 4 "
            "above 4 as 2:4 over its original columns, got " +
            std::to_string(config.v) + ":" + std::to_string(config.n) + ":" +

@@ -165,6 +165,12 @@ inline bool prefersTokenMajor(mlir::Type rhs, int64_t m, bool registerGather) {
   return rhs.isSignlessInteger(8) || m == 4 || (registerGather && m == 8);
 }
 
+/// Whether a V:N:M weight is also a 2:4 matrix over its original columns
+/// (at most two nonzeros in every group of four): N <= 2 and M a multiple
+/// of 4. The warp-specialized sm_90a kernel can then run it as 2:4
+/// (as_2_4).
+inline bool fitsTwoFour(int64_t n, int64_t m) { return n <= 2 && m % 4 == 0; }
+
 /// Whether a block tile of `blockRows` rows fits the V:N:M format: inside
 /// one V block, or anywhere when M = 4 (see identityGather).
 bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
