@@ -300,14 +300,19 @@ LogicalResult vnm::gpu_loops::lowerWgmmaSp(vnm_gpu::WgmmaSpOp op,
   Value firstColumn = cg.index(op.getStepAttr().getInt() * depth);
   Value firstRow = cg.index(op.getOffsetAttr().getInt());
   // B is the slot's rows offset .. offset + depth - 1, K by N, read from
-  // shared memory by the MMA itself.
+  // shared memory by the MMA itself; or, in a transposed slot, the
+  // transpose of its columns offset .. offset + depth - 1.
+  bool transposed = op.getKContiguous();
   cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
     Value sum = cg.reduce(depth, cg.load(acc, iv), [&](Value k, Value partial) {
       Value x = loops::widen(
           b, loc, cg.load(a, {iv[0], cg.add(firstColumn, k)}), accType);
-      Value y = loops::widen(
-          b, loc, cg.load(ring.slots, {slot, cg.add(firstRow, k), iv[1]}),
-          accType);
+      Value kInSlot = cg.add(firstRow, k);
+      Value y =
+          loops::widen(b, loc,
+                       transposed ? cg.load(ring.slots, {slot, iv[1], kInSlot})
+                                  : cg.load(ring.slots, {slot, kInSlot, iv[1]}),
+                       accType);
       return loops::add(b, loc, partial, loops::mul(b, loc, x, y));
     });
     cg.store(sum, result, iv);

@@ -5,10 +5,13 @@
 //
 // * A from registers: each warp's 16 rows in the mma.sp m16n8k32 layout,
 //   the pair's metadata word read with selector `step`;
-// * B through a descriptor of the ring slot: MN-major (imm-trans-b 1),
-//   128-byte swizzle; LBO the stride between 64-column blocks (the slot's
-//   rows x 128 bytes), SBO the stride between 8-row atoms (1024 bytes);
-//   the step's first row is `offset` rows (128 bytes each) into a block;
+// * B through a descriptor of the ring slot, 128-byte swizzle, LBO the
+//   stride between 128-byte column blocks (the slot's rows x 128 bytes),
+//   SBO the stride between 8-row atoms (1024 bytes). A K x N slot is
+//   MN-major (imm-trans-b 1): the step's first row is `offset` rows (128
+//   bytes each) into a block. A transposed slot (`k_contiguous`, N x K) is
+//   K-major (imm-trans-b 0): the step starts `offset` columns into the
+//   atoms' rows, which a 32-column step never leaves;
 // * D: the accumulators of the m16n8 tiles, in order.
 //
 // There is no NVVM op for the sparse wgmma, so the instruction is inline
@@ -27,8 +30,9 @@ using namespace vnm::vnm_gpu::lowering;
 
 namespace {
 
-/// Descriptor fields of the canonical 128-byte-swizzled MN-major layout,
-/// without the start address: LBO, SBO (both >> 4) and the swizzle mode.
+/// Descriptor fields of the canonical 128-byte-swizzled layout (MN- or
+/// K-major alike), without the start address: LBO, SBO (both >> 4) and the
+/// swizzle mode.
 uint64_t getDescriptorFields(RingType ring) {
   uint64_t blockStride = uint64_t(ring.getRows()) * 128;
   uint64_t atomStride = 1024;
@@ -37,11 +41,11 @@ uint64_t getDescriptorFields(RingType ring) {
 }
 
 /// The inline PTX of one m64nNk32 wgmma.sp with `accumulators` f32
-/// registers, A in four registers, selector `selector`: operands $0..
-/// the accumulators (tied to the inputs after them), then A, the
-/// descriptor and the metadata word.
+/// registers, A in four registers, selector `selector`, B MN-major
+/// (`transposeB`) or K-major: operands $0.. the accumulators (tied to the
+/// inputs after them), then A, the descriptor and the metadata word.
 std::string getWgmmaText(int64_t n, int64_t accumulators, StringRef type,
-                         int64_t selector) {
+                         int64_t selector, bool transposeB) {
   std::string d, text;
   for (int64_t i = 0; i < accumulators; ++i)
     d += (i ? ", $" : "$") + std::to_string(i);
@@ -52,7 +56,8 @@ std::string getWgmmaText(int64_t n, int64_t accumulators, StringRef type,
          "k32.f32." + type.str() + "." + type.str() + " {" + d + "}, {" +
          operand(0) + ", " + operand(1) + ", " + operand(2) + ", " +
          operand(3) + "}, " + operand(4) + ", " + operand(5) + ", " +
-         std::to_string(selector) + ", p, 1, 1, 1;\n}";
+         std::to_string(selector) + ", p, 1, 1, " + (transposeB ? "1" : "0") +
+         ";\n}";
   return text;
 }
 
@@ -71,12 +76,19 @@ struct WgmmaSpLowering : OpConversionPattern<WgmmaSpOp> {
     SmallVector<Value> acc(adaptor.getAcc().begin(), adaptor.getAcc().end());
     int64_t count = static_cast<int64_t>(acc.size());
 
-    // The step's first row in the slot: rows are 128 bytes apart inside a
-    // column block.
+    // The step's first K in the slot: rows are 128 bytes apart inside a
+    // column block of a K x N slot; K values are elements of the atoms'
+    // rows in a transposed one.
+    int64_t offset = op.getOffsetAttr().getInt();
+    int64_t offsetBytes = offset * 128;
+    if (op.getKContiguous()) {
+      int64_t bytes = offset * ring.getElementBytes();
+      offsetBytes = bytes / 128 * ring.getRows() * 128 + bytes % 128;
+    }
     Value base = adaptor.getRing().front();
     Value start = kb.offsetBytes(
         base, kb.add(getSlotOffset(kb, ring, adaptor.getSlot().front()),
-                     kb.c32(op.getOffsetAttr().getInt() * 128)));
+                     kb.c32(offsetBytes)));
     Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), start);
     Value encoded =
         kb.zext64(kb.shru(kb.bitAnd(address, kb.c32(0x3FFFF)), kb.c32(4)));
@@ -109,7 +121,8 @@ struct WgmmaSpLowering : OpConversionPattern<WgmmaSpOp> {
     auto mma = LLVM::InlineAsmOp::create(
         b, loc, resultType, operands,
         getWgmmaText(accType.getCols(), count,
-                     element.isBF16() ? "bf16" : "f16", step),
+                     element.isBF16() ? "bf16" : "f16", step,
+                     /*transposeB=*/!op.getKContiguous()),
         constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
         LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
         /*operand_attrs=*/{});

@@ -74,3 +74,26 @@ gpu.module @bf16 {
     gpu.return
   }
 }
+
+// A transposed slot (k_contiguous): 128 tokens of 64 K values each, one
+// 128-byte row per token. B is K-major (trans-b 0); the descriptor keeps
+// LBO 128 rows x 128 bytes and SBO 1024, and the second step starts 32
+// values (64 bytes) into the atoms' rows.
+// CHECK-LABEL: gpu.func @token_major
+// CHECK: llvm.inline_asm {{.*}}wgmma.mma_async.sp.sync.aligned.m64n128k32.f32.f16.f16 {{.*}}, $133, 0, p, 1, 1, 0;
+// CHECK: arith.constant 64 : i32
+// CHECK: arith.constant 4611686293372403712 : i64
+// CHECK: llvm.inline_asm {{.*}}, $133, 1, p, 1, 1, 0;
+!tring = !vnm_gpu.ring<2x128x64xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+gpu.module @token_major {
+  gpu.func @token_major(%v: memref<?xf16>, %meta: memref<?xi32>, %i: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !tring
+    %a = vnm_gpu.load_sparse_a %v, %meta[%i, %i]
+        {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 4>>}
+        : memref<?xf16>, memref<?xi32> -> !wa
+    %z = vnm_gpu.zero : !wacc
+    %s0 = vnm_gpu.wgmma_sp %a[0], %r[%i] offset(0) k_contiguous, %z pending(1) : !wa, !tring, !wacc
+    %s1 = vnm_gpu.wgmma_sp %a[1], %r[%i] offset(32) k_contiguous, %s0 pending(0) : !wa, !tring, !wacc
+    gpu.return
+  }
+}

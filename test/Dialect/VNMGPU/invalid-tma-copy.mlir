@@ -212,3 +212,30 @@ gpu.module @c5 {
     gpu.return
   }
 }
+
+// -----
+
+!tacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!tring = !vnm_gpu.ring<2x512x64xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+gpu.module @c2_box_rows {
+  gpu.func @c2_box_rows(%rhs: memref<?xf16>, %n: i32, %ld: i32) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %k = arith.constant 256 : i32
+    %ring = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !tring
+    %zero = vnm_gpu.zero : !tacc
+    %acc = vnm_gpu.produce_consume %c0 to %c0 stages(2)
+        producers(128, registers = 40) consumer_registers(232)
+        iter_args(%zero : !tacc)
+      produce {
+      ^bb0(%pair: i32, %slot: i32):
+        // expected-error @+1 {{'vnm_gpu.tma_copy_tile' op (C2): a TMA box has at most 256 rows, the ring has 512}}
+        vnm_gpu.tma_copy_tile %rhs[%c0, %pair] bounds(%n, %k) ld(%ld) into %ring[%slot] : memref<?xf16>, !tring
+        vnm_gpu.yield
+      } consume {
+      ^bb0(%pair: i32, %slot: i32, %sum: !tacc):
+        vnm_gpu.yield %sum : !tacc
+      } -> !tacc
+    gpu.return
+  }
+}

@@ -978,8 +978,42 @@ gpu.module @m {
     %a = "test.a"() : () -> !wa
     %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
     %c = vnm_gpu.zero : !wacc
-    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C4): offset must be a multiple of 8 with 32 rows of the 64-row slot from it, got 40}}
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C4): offset must be a multiple of 8 with 32 rows of the slot's 64 from it, got 40}}
     %d = vnm_gpu.wgmma_sp %a[1], %r[%s] offset(40), %c pending(0) : !wa, !wring, !wacc
+    gpu.return
+  }
+}
+
+// -----
+
+// A transposed (K-major) slot gives N as its rows.
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !wa
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
+    %c = vnm_gpu.zero : !wacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C2): a 64-row A and a ring of 64 rows of A's element type make the accumulator tile, got 64x128 from a ring of 'f16'}}
+    %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0) k_contiguous, %c pending(0) : !wa, !wring, !wacc
+    gpu.return
+  }
+}
+
+// -----
+
+// A K-major step starts at a whole step of K.
+!wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+!wring = !vnm_gpu.ring<3x128x64xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !wa
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
+    %c = vnm_gpu.zero : !wacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C4): offset must be a multiple of 32 with 32 columns of the slot's 64 from it, got 8}}
+    %d = vnm_gpu.wgmma_sp %a[1], %r[%s] offset(8) k_contiguous, %c pending(0) : !wa, !wring, !wacc
     gpu.return
   }
 }

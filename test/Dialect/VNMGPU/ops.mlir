@@ -163,6 +163,9 @@ gpu.module @groups {
 // CHECK: vnm_gpu.wait %{{.*}} pending(2) async_proxy : !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
 // CHECK: %[[S0:.*]] = vnm_gpu.wgmma_sp %{{.*}}[0], %{{.*}}[%{{.*}}] offset(0), %{{.*}} pending(1) : !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>, !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>, !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
 // CHECK: vnm_gpu.wgmma_sp %{{.*}}[1], %{{.*}}[%{{.*}}] offset(32), %[[S0]] pending(0)
+// B transposed in the slot (token-major): N rows of 64 K values.
+// CHECK: %[[T0:.*]] = vnm_gpu.wgmma_sp %{{.*}}[0], %{{.*}}[%{{.*}}] offset(0) k_contiguous, %{{.*}} pending(1) : {{.*}}, !vnm_gpu.ring<2x128x64xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+// CHECK: vnm_gpu.wgmma_sp %{{.*}}[1], %{{.*}}[%{{.*}}] offset(32) k_contiguous, %[[T0]] pending(0)
 // CHECK: func.func private @tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>, u = #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2, column_blocks = 2>}
 // CHECK: func.func private @ws_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>}
 // CHECK: func.func private @cluster_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>}
@@ -170,6 +173,7 @@ gpu.module @groups {
 // The default cluster_rows (1) is not printed.
 // CHECK: func.func private @no_cluster_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>}
 !wring = !vnm_gpu.ring<4x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 2>>
+!tring = !vnm_gpu.ring<2x128x64xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
 !wa = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
 !wacc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
 gpu.module @wgmma {
@@ -182,6 +186,9 @@ gpu.module @wgmma {
     %z = vnm_gpu.zero : !wacc
     %s0 = vnm_gpu.wgmma_sp %a[0], %r[%i] offset(0), %z pending(1) : !wa, !wring, !wacc
     %s1 = vnm_gpu.wgmma_sp %a[1], %r[%i] offset(32), %s0 pending(0) : !wa, !wring, !wacc
+    %t = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !tring
+    %t0 = vnm_gpu.wgmma_sp %a[0], %t[%i] offset(0) k_contiguous, %z pending(1) : !wa, !tring, !wacc
+    %t1 = vnm_gpu.wgmma_sp %a[1], %t[%i] offset(32) k_contiguous, %t0 pending(0) : !wa, !tring, !wacc
     gpu.return
   }
 }

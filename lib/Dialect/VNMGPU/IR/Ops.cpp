@@ -309,6 +309,10 @@ LogicalResult TmaCopyTileOp::verify() {
                        "the TMA's 128-byte swizzle (#vnm_gpu.swizzle<chunk = "
                        "16, period = 8, column_blocks = row bytes / 128>), "
                        "aligned to 1024 bytes");
+  // One box per column block: a box has at most 256 rows.
+  if (ring.getRows() > 256)
+    return emitOpError("(C2): a TMA box has at most 256 rows, the ring has ")
+           << ring.getRows();
   if (failed(verifyInKernel(*this, std::nullopt)))
     return failure();
   auto func = (*this)->getParentOfType<mlir::gpu::GPUFuncOp>();
@@ -481,11 +485,17 @@ LogicalResult WgmmaSpOp::verify() {
   if (a.getLayout() != layout || !layout.isWarpgroupMma())
     return emitOpError("(C1): A and the accumulator must share one "
                        "wgmma_sp_m64nNk32 layout");
-  if (a.getRows() != acc.getRows() || ring.getCols() != acc.getCols() ||
+  // The slot holds B (K x N) or, with k_contiguous, its transpose.
+  bool kContiguous = getKContiguous();
+  int64_t slotN = kContiguous ? ring.getRows() : ring.getCols();
+  int64_t slotK = kContiguous ? ring.getCols() : ring.getRows();
+  StringRef nDim = kContiguous ? "rows" : "columns";
+  StringRef kDim = kContiguous ? "columns" : "rows";
+  if (a.getRows() != acc.getRows() || slotN != acc.getCols() ||
       ring.getElementType() != a.getElementType())
     return emitOpError("(C2): a ")
-           << a.getRows() << "-row A and a ring of " << ring.getCols()
-           << " columns of A's element type make the accumulator tile, got "
+           << a.getRows() << "-row A and a ring of " << slotN << " " << nDim
+           << " of A's element type make the accumulator tile, got "
            << acc.getRows() << "x" << acc.getCols() << " from a ring of "
            << ring.getElementType();
   int64_t steps = a.getCols() / layout.getInstrK();
@@ -493,12 +503,15 @@ LogicalResult WgmmaSpOp::verify() {
   if (step < 0 || step >= steps)
     return emitOpError("(C3): step must be in [0, ")
            << steps - 1 << "], got " << step;
+  // A K-major step starts at a whole step of K inside a 128-byte atom row
+  // (the start addresses docs/hopper.md records as checked).
   int64_t offset = getOffsetAttr().getInt();
-  if (offset < 0 || offset % 8 != 0 ||
-      offset + layout.getInstrK() > ring.getRows())
-    return emitOpError("(C4): offset must be a multiple of 8 with ")
-           << layout.getInstrK() << " rows of the " << ring.getRows()
-           << "-row slot from it, got " << offset;
+  int64_t multiple = kContiguous ? layout.getInstrK() : 8;
+  if (offset < 0 || offset % multiple != 0 ||
+      offset + layout.getInstrK() > slotK)
+    return emitOpError("(C4): offset must be a multiple of ")
+           << multiple << " with " << layout.getInstrK() << " " << kDim
+           << " of the slot's " << slotK << " from it, got " << offset;
   SwizzleAttr swizzle = ring.getSwizzle();
   if (swizzle.getChunkBytes() != 16 || swizzle.getPeriod() != 8 ||
       swizzle.getRowsPerPhase() != 1 ||

@@ -279,7 +279,10 @@ def VNMGPU_WgmmaSpOp : VNMGPU_Op<"wgmma_sp",
     rows `offset` .. `offset + 31` of slot `slot` (K rows by all of the
     slot's columns): one `wgmma.mma_async.sp` m64nNk32 per warpgroup of the
     layout, N the tile's columns, B read through a descriptor of the ring's
-    canonical layout (docs/hopper.md). The MMA runs asynchronously: with
+    canonical layout (docs/hopper.md). With `k_contiguous` the slot holds
+    B transposed (N rows by K columns, as token-major activations are
+    stored) and B is the transpose of its columns `offset` .. `offset + 31`
+    (the K-major layout). The MMA runs asynchronously: with
     `pending` the op closes a group of MMAs (itself and the `wgmma_sp`s
     without `pending` just before it) and returns once at most `pending` of
     the thread's groups are still running, so a result with `pending = 1`
@@ -290,14 +293,18 @@ def VNMGPU_WgmmaSpOp : VNMGPU_Op<"wgmma_sp",
     ```mlir
     %acc1 = vnm_gpu.wgmma_sp %a[0], %ring[%slot] offset(0), %acc0 pending(1)
         : !sparse_a, !ring, !acc
+    %t1 = vnm_gpu.wgmma_sp %a[1], %tring[%slot] offset(32) k_contiguous,
+        %t0 pending(1) : !sparse_a, !tring, !acc
     ```
   }];
   let arguments = (ins VNMGPU_SparseAType:$a, I64Attr:$step,
                    VNMGPU_RingType:$ring, I32:$slot, I64Attr:$offset,
-                   VNMGPU_AccType:$acc, OptionalAttr<I64Attr>:$pending);
+                   UnitAttr:$kContiguous, VNMGPU_AccType:$acc,
+                   OptionalAttr<I64Attr>:$pending);
   let results = (outs VNMGPU_AccType:$result);
   let assemblyFormat = [{
-    $a `[` $step `]` `,` $ring `[` $slot `]` `offset` `(` $offset `)` `,`
+    $a `[` $step `]` `,` $ring `[` $slot `]` `offset` `(` $offset `)`
+    (`k_contiguous` $kContiguous^)? `,`
     $acc (`pending` `(` $pending^ `)`)? attr-dict `:` qualified(type($a)) `,`
     qualified(type($ring)) `,` qualified(type($acc))
   }];
