@@ -172,3 +172,38 @@ def test_clustered_kernels_launch_with_their_plain_grid(kernel_dir):
                             ctypes.byref(stream), params, 32)
     assert list(grid) == [2, 2, 1], list(grid)
     """)
+
+
+TOKEN_MAJOR = f"""func.func @linear(%w: tensor<256x{K}xf16, #vnm.encoding<v = 64, n = 2, m = 4>>,
+    %tokens: tensor<?x{K}xf16>) -> tensor<256x?xf16> {{
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %tokens, %c0 : tensor<?x{K}xf16>
+  %e = tensor.empty(%n) : tensor<{K}x?xf16>
+  %x = linalg.transpose ins(%tokens : tensor<?x{K}xf16>) outs(%e : tensor<{K}x?xf16>)
+      permutation = [1, 0]
+  %y = vnm.spmm %w, %x
+      : tensor<256x{K}xf16, #vnm.encoding<v = 64, n = 2, m = 4>>, tensor<{K}x?xf16>
+      -> tensor<256x?xf16>
+  return %y : tensor<256x?xf16>
+}}"""
+
+
+def test_token_major_activations_are_mapped_as_they_are(tmp_path):
+    """A linear layer's x[N][K] reaches the warp-specialized kernel as it
+    is: the map's rows are the N tokens, its columns K, its box 256 tokens
+    x 64 K values (one 128-byte swizzled row per token)."""
+    result = vnm.compile(TOKEN_MAJOR, target="sm_90a", gpu_options="recipe=wgmma-sp-ws")
+    kernel = result.kernels[0]
+    contract = kernel.contract
+    assert contract["rhs_layout"] == "token_major"
+    assert contract["tensor_maps"]["rhs"] == {
+        "rows": "n", "cols": K, "ld": "ldb", "element_bytes": 2,
+        "box_rows": 256, "box_cols": 64, "swizzle_bytes": 128}
+    (tmp_path / "kernel.ptx").write_bytes(result.binaries[kernel.binary])
+    (tmp_path / "contract.json").write_text(json.dumps(contract))
+    run(tmp_path, """
+    values = {"n": 100, "ldb": 200}
+    box = encode_tensor_map(0x40000, contract["tensor_maps"]["rhs"], values)
+    # address, cols (K), rows (N), pitch in bytes, box (cols | rows << 32).
+    assert words(box)[:5] == [0x40000, 192, 100, 400, 64 | 256 << 32], words(box)
+    """)

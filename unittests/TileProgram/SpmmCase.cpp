@@ -346,6 +346,34 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     c.source = ProgramSource::Generated;
     cases.push_back(c);
   }
+  // The warp-specialized kernels reading x[N][K] token-major: B as K-major
+  // TMA boxes of each block's tokens (K a multiple of 8), 2:4 and V:2:8 as
+  // 2:4, y token-major or R x N, ragged R, K and N.
+  for (int i = 0; i < 3; ++i) {
+    SpmmCase c;
+    c.chip = "sm_90a";
+    c.recipe = "wgmma-sp-ws";
+    c.tokenMajor = true;
+    c.as24 = i == 2;
+    c.v = i == 1 ? 16 : 64;
+    c.m = i == 2 ? 8 : 4;
+    c.stages = 2 + i;
+    c.blockRows = i == 1 ? 64 : 128;
+    c.blockCols = i == 0 ? 256 : 128;
+    c.element = i == 1 ? "bf16" : "f16";
+    c.result = results[(i + 1) % 3];
+    c.accumulate = i == 1;
+    c.bias = i != 1;
+    c.activation = activations[(i + 2) % 3];
+    c.rows = 180 + 37 * i;
+    c.cols = 16 * c.m * pairs[(i + 1) % 5] + 8 * (i + 1);
+    c.n = 110 + 59 * i;
+    if (i == 1)
+      c.extraLdb = 8;
+    c.tokenMajorOut = i != 1;
+    c.source = ProgramSource::Generated;
+    cases.push_back(c);
+  }
   // 256-column wgmma.sp tiles (m64n256k32), one and two warpgroups.
   for (int i = 0; i < 2; ++i) {
     SpmmCase c;

@@ -282,8 +282,9 @@ def VNMFoldTransposedRhs : Pass<"vnm-fold-transposed-rhs", "mlir::ModuleOp"> {
     of the activations `x[N][K]`: `vnm-sparsify` writes a
     `linalg.transpose`, and bufferization makes it a copy of x into a fresh
     K x N buffer. The kernels that read rhs token-major (K contiguous: the
-    i8 kernels always, the f16/bf16 `mma.sp` kernels at M = 4 and 8 with K a
-    multiple of 8) take x as it is. On memrefs (after bufferization and
+    i8 kernels always, the f16/bf16 `mma.sp` kernels at M = 4 and 8 and the
+    warp-specialized sm_90a `wgmma.sp` kernel, with K a multiple of 8) take
+    x as it is. On memrefs (after bufferization and
     `vnm-choose-config`, whose tiling decides the kernel), this pass
     replaces such a copy by `memref.transpose` of x (a view with strides
     [1, pitch], no data moved) when

@@ -4,9 +4,10 @@
 // activations x[N][K] (vnm-sparsify writes the transpose, bufferization
 // makes it a copy into a K x N buffer). The kernels that read rhs
 // token-major (the i8 kernels always; the f16/bf16 mma.sp kernels at M = 4
-// and 8) take x itself: this pass replaces the copy by a transposed view of
-// x (memref.transpose, no data moved), where every reader of the copy is
-// such a kernel and nothing writes x between the copy and its readers.
+// and 8; the warp-specialized sm_90a kernel) take x itself: this pass
+// replaces the copy by a transposed view of x (memref.transpose, no data
+// moved), where every reader of the copy is such a kernel and nothing writes
+// x between the copy and its readers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +28,16 @@ namespace {
 
 /// Whether the kernel of `spmm` reads rhs of type `type` token-major (a
 /// kernel that would not keeps its copy, and vnm-lower-to-gpu says why if
-/// it reads neither).
-bool readsTokenMajor(StorageSpmmOp spmm, MemRefType type) {
+/// it reads neither) and is best handed it: the warp-specialized kernel
+/// reads it by the TMA as cheaply as K x N; the others where
+/// kernel::prefersTokenMajor says so.
+bool takesTokenMajor(StorageSpmmOp spmm, MemRefType type, bool registerGather) {
   FailureOr<kernel::SpmmKernelConfig> config =
       kernel::getSpmmKernelConfigQuietly(spmm, type, nullptr);
-  return succeeded(config) && config->tokenMajorRhs;
+  return succeeded(config) && config->tokenMajorRhs &&
+         (config->warpSpecialized ||
+          kernel::prefersTokenMajor(type.getElementType(),
+                                    spmm.getEncoding().getM(), registerGather));
 }
 
 struct FoldTransposedRhsPass
@@ -63,10 +69,7 @@ struct FoldTransposedRhsPass
     auto view = memref::TransposeOp::create(builder, transpose.getLoc(), source,
                                             AffineMapAttr::get(swap));
     if (!llvm::all_of(readers, [&](StorageSpmmOp reader) {
-          return kernel::prefersTokenMajor(view.getType().getElementType(),
-                                           reader.getEncoding().getM(),
-                                           registerGather) &&
-                 readsTokenMajor(reader, view.getType());
+          return takesTokenMajor(reader, view.getType(), registerGather);
         })) {
       view.erase();
       return;

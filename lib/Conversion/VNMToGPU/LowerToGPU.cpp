@@ -254,17 +254,6 @@ struct ChooseConfigPass
                           : cast<StorageSpmmOp>(op).getGroupSize();
       bool integerWeight =
           weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
-      // A storage spmm's rhs that is K-contiguous (x[N][K]), or that
-      // vnm-fold-transposed-rhs will make so, is read token-major.
-      bool tokenMajor = false;
-      if (auto storage = dyn_cast<StorageSpmmOp>(op)) {
-        Value rhs = storage.getRhs();
-        tokenMajor =
-            kernel::isKContiguous(rhs.getType()) ||
-            (kernel::prefersTokenMajor(getElementTypeOrSelf(rhs.getType()),
-                                       encoding.getM(), registerGather) &&
-             kernel::findTransposedCopy(rhs, dominance));
-      }
       // The warp-specialized kernel copies B as a dense tile: M = 4, or a
       // V:N:M weight run as 2:4 (chosen at M = 8, where the gathers'
       // kernels are slower; at M >= 16 the gathers win).
@@ -274,22 +263,41 @@ struct ChooseConfigPass
         no24 = "the quantized kernels run mma.sp";
       else if (!kernel::fitsTwoFour(encoding.getN(), m))
         no24 = "only N <= 2 and M a multiple of 4 make 2:4 groups";
-      else if (tokenMajor)
-        no24 = "the operand is read token-major, which the warp-specialized "
-               "kernel does not read";
-      if (as24 == 1 && m > 4 && !no24.empty() && warpSpecializedRecipe)
-        op->emitWarning("vnm-choose-config: as-2-4=1 is not applied: ") << no24;
       // On the H200 V:2:8 as 2:4 ran at 1.17-1.46x cuBLAS at N = 4096
       // against 0.99-1.24x for mma.sp, but at 0.57-0.70x against 0.81-1.04x
       // at N = 512 and 1000 (bench/results/2026-12-04-h200-as-2-4/): a
       // static N below 2048 keeps the gather's kernel.
       int64_t n = rhsColumns(op);
       bool smallN = !ShapedType::isDynamic(n) && n < 2048;
-      bool runsAs24 = m > 4 && no24.empty() &&
-                      (as24 == 1 || (as24 == -1 && m == 8 && !smallN));
+      bool wantsAs24 =
+          m > 4 && (as24 == 1 || (as24 == -1 && m == 8 && !smallN));
+      // recipe=wgmma-sp-ws reads B by the TMA, K-major (x[N][K]) as
+      // cheaply as K x N: it is handed x in place of a transposed copy.
+      bool explicitWarpSpecialized = recipe == "wgmma-sp-ws" &&
+                                     !integerWeight &&
+                                     (m == 4 || (wantsAs24 && no24.empty()));
+      // A storage spmm's rhs that is K-contiguous (x[N][K]), or that
+      // vnm-fold-transposed-rhs will make so, is read token-major.
+      bool tokenMajor = false;
+      if (auto storage = dyn_cast<StorageSpmmOp>(op)) {
+        Value rhs = storage.getRhs();
+        tokenMajor =
+            kernel::isKContiguous(rhs.getType()) ||
+            ((explicitWarpSpecialized ||
+              kernel::prefersTokenMajor(getElementTypeOrSelf(rhs.getType()), m,
+                                        registerGather)) &&
+             kernel::findTransposedCopy(rhs, dominance));
+      }
+      if (no24.empty() && tokenMajor && autoHopper)
+        no24 = "auto reads a token-major operand on the mma.sp kernels "
+               "(recipe=wgmma-sp-ws reads it on the warp-specialized kernel)";
+      if (as24 == 1 && m > 4 && !no24.empty() && warpSpecializedRecipe)
+        op->emitWarning("vnm-choose-config: as-2-4=1 is not applied: ") << no24;
+      bool runsAs24 = wantsAs24 && no24.empty();
       bool warpSpecialized =
           warpSpecializedRecipe && !integerWeight && (m == 4 || runsAs24);
-      // auto keeps mma.sp where the K x N kernel would not read the operand.
+      // auto keeps mma.sp for a token-major operand: the warp-specialized
+      // kernel's token-major B is untested on a GPU (docs/hopper.md).
       if (autoHopper && tokenMajor)
         warpSpecialized = false;
       if ((wgmma || warpSpecialized) && !integerWeight) {

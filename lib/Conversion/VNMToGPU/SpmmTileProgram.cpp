@@ -30,7 +30,15 @@ struct TileTypes {
         RankedTensorType::get({cfg.rows, cfg.cols}, cfg.elementType,
                               EncodingAttr::get(context, cfg.v, cfg.n, cfg.m));
     bool byteRhs = cfg.rhsType.getIntOrFloatBitWidth() == 8;
-    if (cfg.tokenMajorRhs && cfg.identityGather()) {
+    if (cfg.warpgroupMma && cfg.tokenMajorRhs) {
+      // Token-major B for wgmma.sp: a slot holds the block's tokens, each
+      // a pair's 64 K values in one 128-byte row, the canonical
+      // 128-byte-swizzled K-major layout (one column block) that the TMA
+      // writes and the B descriptor names.
+      ring = RingType::get(context, cfg.stages, cfg.blockN,
+                           SpmmKernelConfig::kSlotRows, cfg.rhsType,
+                           SwizzleAttr::get(context, 16, 8, 1, 1));
+    } else if (cfg.tokenMajorRhs && cfg.identityGather()) {
       // Token-major B: a slot holds the block's tokens, each a k-tile
       // pair's 64 K values; 16-byte chunks XOR-swizzled so that the eight
       // tokens an ldmatrix phase reads fall into eight different bank
@@ -139,8 +147,14 @@ Value buildWarpSpecializedLoop(OpBuilder &builder, Location loc,
     Value pair = produce->getArgument(0), slot = produce->getArgument(1);
     Value first = arith::MulIOp::create(builder, loc, pair,
                                         c32(SpmmKernelConfig::kSlotRows));
-    TmaCopyTileOp::create(builder, loc, arg.rhs, first, col, c32(cfg.cols),
-                          arg.n, arg.ldb, ring, slot);
+    // K x N: the pair's 64 rows of B; token-major: the block's tokens
+    // (rows of x, bounded by N), the pair's 64 K values of each.
+    if (cfg.tokenMajorRhs)
+      TmaCopyTileOp::create(builder, loc, arg.rhs, col, first, arg.n,
+                            c32(cfg.cols), arg.ldb, ring, slot);
+    else
+      TmaCopyTileOp::create(builder, loc, arg.rhs, first, col, c32(cfg.cols),
+                            arg.n, arg.ldb, ring, slot);
     StageSparseAOp::create(builder, loc, arg.values, arg.meta, row, pair, aring,
                            slot, matrix, CopyLayoutAttr());
     YieldOp::create(builder, loc, ValueRange());
@@ -154,7 +168,8 @@ Value buildWarpSpecializedLoop(OpBuilder &builder, Location loc,
       bool last = kStep + 1 == types.stepsPerPair();
       sum = WgmmaSpOp::create(
           builder, loc, types.acc, a, builder.getI64IntegerAttr(kStep), ring,
-          slot, builder.getI64IntegerAttr(kStep * types.instrK), sum,
+          slot, builder.getI64IntegerAttr(kStep * types.instrK),
+          cfg.tokenMajorRhs ? builder.getUnitAttr() : UnitAttr(), sum,
           last ? builder.getI64IntegerAttr(1) : nullptr);
     }
     YieldOp::create(builder, loc, sum);
@@ -309,7 +324,7 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
             int64_t last = types.stepsPerPair() - 1;
             sum = WgmmaSpOp::create(
                 b, loc, types.acc, a, b.getI64IntegerAttr(kStep), ring, slot,
-                b.getI64IntegerAttr(kStep * types.instrK), sum,
+                b.getI64IntegerAttr(kStep * types.instrK), UnitAttr(), sum,
                 b.getI64IntegerAttr(kStep == last ? 0 : 1));
             continue;
           }

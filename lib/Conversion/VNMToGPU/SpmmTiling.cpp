@@ -44,9 +44,10 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
   if (config.isInteger() && !config.tokenMajorRhs)
     return "the GPU i8 spmm kernel reads rhs token-major";
   if (config.tokenMajorRhs && !config.isInteger()) {
-    if (config.warpgroupMma)
-      return "the sm_90a wgmma.sp spmm kernel reads rhs as K x N (the "
-             "mma.sp kernels read it token-major)";
+    if (config.warpgroupMma && !config.warpSpecialized)
+      return "the multistage sm_90a wgmma.sp spmm kernel reads rhs as K x N "
+             "(the warp-specialized one and the mma.sp kernels read it "
+             "token-major)";
     if (!readsFloatTokenMajor(config.m))
       return "the GPU f16/bf16 spmm kernel reads token-major rhs for m = 4 "
              "and m = 8 (a slot holds each token's groups whole: " +

@@ -6,7 +6,9 @@
 // as-2-4=1, where the kernel reads B as K x N; the launch contract tells the
 // host to pack the weight as v:n:4.
 // RUN: vnm-opt %s --vnm-choose-config=chip=sm_90a 2>&1 | FileCheck %s --check-prefix=AUTO
-// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a as-2-4=1" 2>&1 | FileCheck %s --check-prefix=ALWAYS
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a as-2-4=1" 2>/dev/null | FileCheck %s --check-prefix=ALWAYS
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a as-2-4=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
+// RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp-ws" 2>&1 | FileCheck %s --check-prefix=WS
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a dump-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t/spmm_0.json
@@ -28,10 +30,7 @@
 // AUTO-LABEL: func @m8_large_n
 // AUTO: as_2_4 = true
 
-// Where it cannot run as 2:4, a warning says why (a group of 6 columns does
-// not split into groups of four).
-// ALWAYS: as-2-4.mlir:[[@LINE+37]]:3: warning: vnm-choose-config: as-2-4=1 is not applied: the operand is read token-major, which the warp-specialized kernel does not read
-// ALWAYS: as-2-4.mlir:[[@LINE+45]]:8: warning: vnm-choose-config: as-2-4=1 is not applied: only N <= 2 and M a multiple of 4 make 2:4 groups
+// Where it cannot run as 2:4, a warning says why (next to each function).
 // ALWAYS-LABEL: func @m8
 // ALWAYS: as_2_4 = true
 // ALWAYS-LABEL: func @m16
@@ -42,6 +41,14 @@
 // ALWAYS: vnm.config = #vnm_gpu.mma_sp_tiling
 // ALWAYS-LABEL: func @m8_small_n
 // ALWAYS: as_2_4 = true
+
+// recipe=wgmma-sp-ws reads a token-major operand on the warp-specialized
+// kernel too (B as K-major TMA tiles of x[N][K]), without a warning.
+// WS-NOT: warning
+// WS-LABEL: func @m8_token_major
+// WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
+// WS-LABEL: func @m6
+// WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>}
 
 // JSON: "m": 4,
 // JSON: "op_m": 8,
@@ -67,6 +74,7 @@ func.func @m8_token_major(%v: memref<256x128xf16>, %c: memref<4x64x4xi8>,
                           %m: memref<256x128xi8>,
                           %x: memref<512x?xf16, strided<[1, ?]>>,
                           %y: memref<256x?xf16>) {
+  // WARN: as-2-4.mlir:[[@LINE+1]]:3: warning: vnm-choose-config: as-2-4=1 is not applied: auto reads a token-major operand on the mma.sp kernels (recipe=wgmma-sp-ws reads it on the warp-specialized kernel)
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<256x128xf16>,
                        memref<4x64x4xi8>, memref<256x128xi8>,
                        memref<512x?xf16, strided<[1, ?]>>)
@@ -76,6 +84,7 @@ func.func @m8_token_major(%v: memref<256x128xf16>, %c: memref<4x64x4xi8>,
 
 !m6 = tensor<256x516xf16, #vnm.encoding<v = 64, n = 2, m = 6>>
 func.func @m6(%w: !m6, %x: tensor<516x?xf16>) -> tensor<256x?xf16> {
+  // WARN: as-2-4.mlir:[[@LINE+1]]:8: warning: vnm-choose-config: as-2-4=1 is not applied: only N <= 2 and M a multiple of 4 make 2:4 groups
   %y = vnm.spmm %w, %x : !m6, tensor<516x?xf16> -> tensor<256x?xf16>
   return %y : tensor<256x?xf16>
 }

@@ -157,10 +157,11 @@ func.func @f16_token_major_ragged_k(%v: memref<64x4xf16>, %c: memref<1x2x4xi8>, 
 
 // -----
 
-// The wgmma.sp kernels read rhs through a descriptor of a K x N slot.
+// The multistage wgmma.sp kernels read rhs through a descriptor of a K x N
+// slot (the warp-specialized one reads it token-major too).
 func.func @wgmma_token_major(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64x2xi8>,
                              %x: memref<8x32xf16, strided<[1, 8]>>, %y: memref<64x32xf32>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: the sm_90a wgmma.sp spmm kernel reads rhs as K x N (the mma.sp kernels read it token-major)}}
+  // expected-error @+1 {{vnm-lower-to-gpu: the multistage sm_90a wgmma.sp spmm kernel reads rhs as K x N (the warp-specialized one and the mma.sp kernels read it token-major)}}
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x2xf16>, memref<1x1x4xi8>, memref<64x2xi8>, memref<8x32xf16, strided<[1, 8]>>)
       outs(%y : memref<64x32xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>,
                                     vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>}

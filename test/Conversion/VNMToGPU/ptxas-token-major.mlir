@@ -9,6 +9,30 @@
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_80 blocks-per-sm=0 register-gather=true dump-dir=%t/sm80" -o /dev/null
 // RUN: %ptxas -arch=sm_80 -v %t/sm80/vnm_kernels.ptx -o %t/sm80.cubin 2>&1 | FileCheck %s
 
+// recipe=wgmma-sp-ws reads both token-major too (M = 8 run as 2:4): x is
+// handed over as it is (no transpose left), B is a K-major TMA box of 256
+// tokens x 64 K values (trans-b 0 in every wgmma.sp), and ptxas assembles
+// both kernels for sm_90a without spills.
+// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a recipe=wgmma-sp-ws dump-dir=%t/ws" | FileCheck %s --check-prefix=WS-IR
+// RUN: FileCheck %s --check-prefix=WS-JSON < %t/ws/spmm_0.json
+// RUN: FileCheck %s --check-prefix=WS-PTX < %t/ws/vnm_kernels.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/ws/vnm_kernels.ptx -o %t/ws.cubin 2>&1 | FileCheck %s
+// WS-IR-NOT: linalg.transpose
+// WS-IR-COUNT-2: memref.transpose
+// WS-JSON: "op_m": 8,
+// WS-JSON: "rhs_layout": "token_major"
+// WS-JSON: "rhs": {
+// WS-JSON-NEXT: "box_cols": 64,
+// WS-JSON-NEXT: "box_rows": 256,
+// WS-JSON-NEXT: "cols": 512,
+// WS-JSON-NEXT: "element_bytes": 2,
+// WS-JSON-NEXT: "ld": "ldb",
+// WS-JSON-NEXT: "rows": "n",
+// WS-JSON-NEXT: "swizzle_bytes": 128
+// WS-PTX-NOT: p, 1, 1, 1;
+// WS-PTX: wgmma.mma_async.sp.sync.aligned.m64n256k32.f32.f16.f16 {{.*}}, p, 1, 1, 0;
+// WS-PTX-NOT: p, 1, 1, 1;
+
 // CHECK-COUNT-2: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: spill stores
 !w8 = tensor<256x512xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
