@@ -67,23 +67,34 @@ def category(line):
 
 
 def loop_bodies(sass_lines):
-    """The instruction lines of each loop that holds HMMAs."""
+    """The instruction lines of each innermost loop that holds HMMAs.
+
+    A branch back to an earlier label closes a loop. ptxas also places the
+    retry paths of mbarrier waits (the warp-specialized kernels) out of
+    line after the kernel's EXIT, branching back into the K loop: such a
+    "loop" spans an unconditional EXIT and is left out, as is a span that
+    holds another loop with MMAs."""
     labels = {}
-    found = []
+    spans = []
     for i, line in enumerate(sass_lines):
         match = LABEL.match(line)
         if match:
             labels[match.group(1)] = i
         branch = BACK_BRANCH.search(line)
         if branch and labels.get(branch.group(1), len(sass_lines)) < i:
-            body = [x for x in sass_lines[labels[branch.group(1)]:i + 1]
-                    if ";" in x]
-            if any(MMA_OPCODE.search(x) for x in body):
-                found.append(body)
-    return found
+            start = labels[branch.group(1)]
+            body = [x for x in sass_lines[start:i + 1] if ";" in x]
+            if any(MMA_OPCODE.search(x) for x in body) and \
+                    not any(EXIT.match(x) for x in body):
+                spans.append((start, i))
+    innermost = [(a, b) for a, b in spans
+                 if not any(a <= c and d <= b and (c, d) != (a, b)
+                            for c, d in spans)]
+    return [[x for x in sass_lines[a:b + 1] if ";" in x] for a, b in innermost]
 
 
 MMA_OPCODE = re.compile(r"\b(HMMA|IMMA|HGMMA)\b")
+EXIT = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+EXIT\b")
 HGMMA_SHAPE = re.compile(r"HGMMA(?:\.SP)?\.64x(\d+)x")
 
 
