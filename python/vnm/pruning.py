@@ -1216,7 +1216,7 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
             loss: Union[str, Callable] = "cosine", forward: Optional[Callable] = None,
             output: Optional[Callable] = None, match: Sequence[str] = (),
             match_weight: float = 1.0, parameters=None, warmup: int = 10,
-            cache_teacher: bool = True,
+            cache_teacher: bool = True, remask_every: int = 0,
             log: Optional[Callable[[int, float], None]] = None) -> List[float]:
     """A short distillation of the pruned `model` towards `teacher` (the
     dense model) on unlabeled `data`, with the V:N:M masks kept fixed.
@@ -1238,6 +1238,14 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
                 `match_weight`; padding tokens are left out when the item
                 is a mapping holding "attention_mask"
     parameters  what to train (default: every parameter requiring grad)
+    remask_every  0: the masks stay as given. K > 0: they are learned too
+                (needs prune_model's result, which holds each encoding):
+                the masked weights keep a dense shadow, which the forward
+                pass sees through the mask and the gradient updates whole
+                (straight through); every K steps each mask is chosen again
+                as the V:N:M mask of the shadow's largest magnitudes
+                (select_mask), and the weights end masked by the last one.
+                The result's masks are replaced by the learned ones.
 
     cache_teacher  keep the teacher's outputs (and matched module outputs)
                 of each item for the next visit (memory: those outputs for
@@ -1262,6 +1270,17 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
     forward = forward or _default_forward
     match = list(match)
     mask_tensors = _mask_tensors(model, masks)
+    if isinstance(remask_every, bool) or not isinstance(remask_every, (int, np.integer)) \
+            or remask_every < 0:
+        raise ValueError(f"remask_every must be an integer >= 0, got {remask_every!r}")
+    encodings = {}
+    if remask_every:
+        for name in mask_tensors:
+            pruned = dict(masks)[name]
+            if not isinstance(pruned, PrunedWeight):
+                raise ValueError("remask_every needs prune_model's result as masks (the "
+                                 f"encoding of {name!r} is unknown)")
+            encodings[name] = pruned.encoding
     named = dict(model.named_parameters())
     trainable = [p for p in (parameters if parameters is not None else model.parameters())
                  if p.requires_grad]
@@ -1272,8 +1291,11 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
     teacher.eval()
     model.eval()
     targets: List[Optional[Tuple[Any, Any]]] = [None] * len(items)
-    handles = [named[name].register_hook(lambda g, m=mask: g * m)
-               for name, mask in mask_tensors.items()]
+    # Fixed masks: the gradient outside a mask is zeroed. Learned ones: it
+    # reaches the whole shadow.
+    handles = [] if remask_every else [
+        named[name].register_hook(lambda g, m=mask: g * m)
+        for name, mask in mask_tensors.items()]
     student_store, student_handles = _capture_outputs(model, match)
     teacher_store, teacher_handles = _capture_outputs(teacher, match)
     handles += student_handles + teacher_handles
@@ -1306,6 +1328,11 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
                     targets[index] = (target, inner)
             else:
                 target, inner = targets[index]
+            if remask_every:
+                # The shadow is what the parameters hold between steps; the
+                # forward pass sees it masked.
+                shadows = {name: named[name].detach().clone() for name in mask_tensors}
+                apply_masks(model, mask_tensors)
             student = _outputs(forward(model, item), output)
             if len(student) != len(target):
                 raise ValueError("student and teacher outputs differ in number")
@@ -1318,17 +1345,33 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
                                  "lower lr")
             optimizer.zero_grad(set_to_none=True)
             value.backward()
+            if remask_every:
+                with torch.no_grad():
+                    for name, shadow in shadows.items():
+                        named[name].copy_(shadow)
             optimizer.step()
             scheduler.step()
-            apply_masks(model, mask_tensors)
+            if remask_every:
+                if (step + 1) % remask_every == 0 or step + 1 == steps:
+                    for name in mask_tensors:
+                        scores = named[name].detach().abs().float().cpu().numpy()
+                        mask_tensors[name] = torch.from_numpy(
+                            select_mask(scores, encodings[name])).to(named[name].device)
+            else:
+                apply_masks(model, mask_tensors)
             losses.append(float(value.detach()))
             if log is not None:
                 log(step, losses[-1])
     finally:
+        if remask_every:  # the weights never stay dense shadows
+            apply_masks(model, mask_tensors)
         for handle in handles:
             handle.remove()
         student_store.clear()
         teacher_store.clear()
         teacher.train(teacher_was)
         model.train(student_was)
+    if remask_every:
+        for name, mask in mask_tensors.items():
+            masks[name].mask = mask.cpu()
     return losses

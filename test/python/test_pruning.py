@@ -528,3 +528,40 @@ def test_distill_keeps_the_masks(rng):
         vp.distill(model, dense, data, {"nope": torch.ones(1, dtype=torch.bool)})
     with pytest.raises(ValueError, match="not a module"):
         vp.distill(model, dense, data, result, match=["nope"])
+
+
+def test_distill_learns_masks(rng):
+    """remask_every: the masks follow the weights' dense shadow (straight
+    through), every weight ends V:N:M under the returned masks, and the
+    model gets closer to the teacher."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(int(rng.integers(2**31)))
+    dense = torch_model(torch, blocks=2)
+    model = copy.deepcopy(dense)
+    data = [torch.from_numpy(correlated_inputs(rng, 16, 12).astype(np.float32)) for _ in range(4)]
+    result = vp.prune_model(model, "16:2:8", data, "magnitude")
+    first = {name: info.mask.clone() for name, info in result.items()}
+
+    def gap():
+        with torch.no_grad():
+            return sum(float((model(x) - dense(x)).pow(2).mean()) for x in data)
+
+    start = gap()
+    losses = vp.distill(model, dense, data, result, steps=24, lr=2e-2, loss="mse",
+                        warmup=2, remask_every=4)
+    assert len(losses) == 24 and all(np.isfinite(losses))
+    assert gap() < start
+    moved = False
+    for name, info in result.items():
+        w = model.get_parameter(name).detach()
+        assert not w[~info.mask].any()
+        assert not torch.signbit(w[w == 0]).any()
+        check_vnm(w.numpy(), 16, 2, 8)
+        check_mask(info.mask.numpy(), 16, 2, 8)
+        moved |= not torch.equal(info.mask, first[name])
+    assert moved
+    with pytest.raises(ValueError, match="remask_every"):
+        vp.distill(model, dense, data, result, remask_every=-1)
+    with pytest.raises(ValueError, match="needs prune_model's result"):
+        vp.distill(model, dense, data, {name: info.mask for name, info in result.items()},
+                   remask_every=2)
