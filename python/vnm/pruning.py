@@ -1219,7 +1219,8 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
             cache_teacher: bool = True, remask_every: int = 0,
             log: Optional[Callable[[int, float], None]] = None) -> List[float]:
     """A short distillation of the pruned `model` towards `teacher` (the
-    dense model) on unlabeled `data`, with the V:N:M masks kept fixed.
+    dense model) on unlabeled `data`, with the V:N:M masks kept fixed (or
+    learned, with `remask_every`).
 
     data        a list of model inputs (as prune_model's calibration),
                 cycled for `steps` optimizer steps, one item a step
@@ -1363,15 +1364,16 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
             if log is not None:
                 log(step, losses[-1])
     finally:
-        if remask_every:  # the weights never stay dense shadows
+        if remask_every:
+            # The weights never stay dense shadows, and the result's masks
+            # are the ones they end under.
             apply_masks(model, mask_tensors)
+            for name, mask in mask_tensors.items():
+                dict(masks)[name].mask = mask.cpu()
         for handle in handles:
             handle.remove()
         student_store.clear()
         teacher_store.clear()
         teacher.train(teacher_was)
         model.train(student_was)
-    if remask_every:
-        for name, mask in mask_tensors.items():
-            masks[name].mask = mask.cpu()
     return losses
