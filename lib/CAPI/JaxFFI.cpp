@@ -13,6 +13,9 @@
 //   loaded on the call's device at its first call there) on XLA's stream,
 //   with x and y in the layouts its launch contract names; the Python side
 //   arranges them (padding, transposes) with jnp operations in the same jit.
+//   Parameters the contract takes as tensor maps (the sm_90a
+//   warp-specialized kernels) are encoded here from the buffers' addresses,
+//   as the `tensor_maps` attribute describes them.
 //
 // Every buffer's type and shape
 // is checked against the attributes before any memory is touched: a
@@ -194,6 +197,57 @@ ffi::Error sparseLinearCpu(ffi::AnyBuffer x, ffi::AnyBuffer values,
   return ffi::Error::Success();
 }
 
+/// The `tensor_maps` attribute holds, for each of the six pointer
+/// parameters (frag_values, frag_meta, colidx, x, y, bias), eight numbers:
+/// 1 where the kernel takes it as a tensor map (else 0), then the contract's
+/// element_bytes, rows, cols, ld, box_rows, box_cols and swizzle_bytes, where
+/// rows, cols and ld are numbers or kTokens, kLdb, kLdc for the call's own.
+constexpr int64_t kPointerParams = 6;
+constexpr int64_t kTensorMapFields = 8;
+constexpr int64_t kTokens = -1, kLdb = -2, kLdc = -3;
+
+/// A CUtensorMap's bytes, aligned as the driver declares the type.
+struct alignas(64) TensorMapBytes {
+  unsigned char bytes[VNM_GPU_TENSOR_MAP_BYTES];
+};
+
+/// Encodes the tensor map of `buffer` that `fields` (one parameter's eight
+/// numbers) describe, after checking that every element it reaches lies
+/// inside the buffer.
+ffi::Error encodeTensorMap(const char *name, const ffi::AnyBuffer &buffer,
+                           ffi::Span<const int64_t> fields, int64_t tokens,
+                           int64_t ldb, int64_t ldc, TensorMapBytes &map) {
+  auto resolve = [&](int64_t value) {
+    return value == kTokens ? tokens
+           : value == kLdb  ? ldb
+           : value == kLdc  ? ldc
+                            : value;
+  };
+  int64_t elementBytes = fields[1], rows = resolve(fields[2]),
+          cols = resolve(fields[3]), ld = resolve(fields[4]);
+  std::string described = std::string(name) + "'s tensor map (" +
+                          std::to_string(rows) + " x " + std::to_string(cols) +
+                          " elements of " + std::to_string(elementBytes) +
+                          " bytes, rows " + std::to_string(ld) + " apart)";
+  if (elementBytes < 1 || rows < 1 || cols < 1 || ld < cols)
+    return invalid(described + " is not a matrix");
+  // The last element it reaches is ((rows - 1) * ld + cols) elements in.
+  int64_t elements = static_cast<int64_t>(buffer.size_bytes()) / elementBytes;
+  if (cols > elements || (rows - 1) > (elements - cols) / ld)
+    return invalid(described + " reaches past the " +
+                   std::to_string(buffer.size_bytes()) + " bytes of " + name);
+  VnmStatus status =
+      vnmGpuTensorMapEncode(buffer.untyped_data(), elementBytes, rows, cols, ld,
+                            fields[5], fields[6], fields[7], map.bytes);
+  if (!vnmStatusIsOk(status)) {
+    VnmStringRef text = vnmStatusGetMessage(status);
+    std::string message(text.data, text.length);
+    vnmStatusDestroy(status);
+    return invalid(std::string(name) + ": " + message);
+  }
+  return ffi::Error::Success();
+}
+
 /// A kernel registered by vnmJaxKernelRegister: its image, loaded on a
 /// device the first time a call runs there (the registering host may have
 /// no GPU: tracing and lowering need only the id).
@@ -241,7 +295,8 @@ ffi::Error sparseLinearCuda(
     ffi::AnyBuffer bias, ffi::Result<ffi::AnyBuffer> out, int64_t kernelId,
     int64_t rows, int64_t cols, int64_t v, int64_t n, int64_t m, int64_t tokens,
     int64_t ldb, int64_t ldc, bool tokenMajorRhs, bool tokenMajorOut,
-    bool hasBias, int64_t gridXDivisor, int64_t gridY, int64_t blockX) {
+    bool hasBias, int64_t gridXDivisor, int64_t gridY, int64_t blockX,
+    ffi::Span<const int64_t> tensorMaps) {
   std::optional<ElementType> type = getElementType(rhs.element_type());
   std::optional<ElementType> outType = getElementType(out->element_type());
   if (!type || *type == ElementType::F32 || !outType)
@@ -253,6 +308,11 @@ ffi::Error sparseLinearCuda(
     return error;
   if (tokens <= 0 || gridXDivisor <= 0 || gridY <= 0 || blockX <= 0)
     return invalid("the launch attributes are incomplete");
+  if (static_cast<int64_t>(tensorMaps.size()) !=
+      kPointerParams * kTensorMapFields)
+    return invalid("tensor_maps must hold " +
+                   std::to_string(kPointerParams * kTensorMapFields) +
+                   " numbers, got " + std::to_string(tensorMaps.size()));
   // Row pitches of 16 bytes (8 f16/bf16 elements), as cp.async copies
   // them; a token-major y holds rows of exactly R.
   if (ldb % 8 || (tokenMajorRhs ? ldb < cols : ldb < tokens))
@@ -285,15 +345,36 @@ ffi::Error sparseLinearCuda(
       error.failure())
     return error;
 
-  void *pointers[] = {
+  const char *names[kPointerParams] = {"frag_values", "frag_meta", "colidx",
+                                       "x",           "y",         "bias"};
+  const ffi::AnyBuffer *buffers[kPointerParams] = {
+      &fragValues, &fragMeta, &colidx, &rhs, &*out, &bias};
+  void *pointers[kPointerParams] = {
       fragValues.untyped_data(), fragMeta.untyped_data(),
       colidx.untyped_data(),     rhs.untyped_data(),
       out->untyped_data(),       hasBias ? bias.untyped_data() : nullptr};
+  TensorMapBytes maps[kPointerParams];
   int32_t sizes[] = {static_cast<int32_t>(tokens), static_cast<int32_t>(ldb),
                      static_cast<int32_t>(ldc)};
-  void *params[] = {&pointers[0], &pointers[1], &pointers[2],
-                    &pointers[3], &pointers[4], &pointers[5],
-                    &sizes[0],    &sizes[1],    &sizes[2]};
+  void *params[kPointerParams + 3];
+  for (int i = 0; i < 3; ++i)
+    params[kPointerParams + i] = &sizes[i];
+  for (int64_t i = 0; i < kPointerParams; ++i) {
+    ffi::Span<const int64_t> fields(tensorMaps.begin() + i * kTensorMapFields,
+                                    kTensorMapFields);
+    if (fields[0] == 0) {
+      params[i] = &pointers[i];
+      continue;
+    }
+    if (fields[0] != 1)
+      return invalid("tensor_maps: " + std::string(names[i]) +
+                     "'s first number must be 0 or 1");
+    if (ffi::Error error = encodeTensorMap(names[i], *buffers[i], fields,
+                                           tokens, ldb, ldc, maps[i]);
+        error.failure())
+      return error;
+    params[i] = maps[i].bytes;
+  }
   uint32_t grid[3] = {
       static_cast<uint32_t>((tokens + gridXDivisor - 1) / gridXDivisor),
       static_cast<uint32_t>(gridY), 1};
@@ -350,7 +431,8 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(
         .Attr<bool>("has_bias")
         .Attr<int64_t>("grid_x_divisor")
         .Attr<int64_t>("grid_y")
-        .Attr<int64_t>("block_x"));
+        .Attr<int64_t>("block_x")
+        .Attr<ffi::Span<const int64_t>>("tensor_maps"));
 
 /// Registers a kernel image (PTX or cubin) and its name for
 /// vnmJaxSparseLinearCuda, whose `kernel` attribute is the id returned in

@@ -42,6 +42,40 @@ from .pruning import parse_encoding
 _FLOAT_KERNEL_PARAMS = ["frag_values", "frag_meta", "colidx", "rhs", "out", "bias", "n",
                         "ldb", "ldc"]
 _ELEMENT_TYPES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}
+# How the handler's tensor_maps attribute names the call's own sizes.
+_TENSOR_MAP_SIZES = {"n": -1, "ldb": -2, "ldc": -3}
+
+
+def _tensor_map_attribute(contract) -> np.ndarray:
+    """The handler's tensor_maps attribute: for each pointer parameter
+    (the first six), 1 and the contract's tensor_maps entry (element_bytes,
+    rows, cols, ld, box_rows, box_cols, swizzle_bytes; sizes named by a
+    parameter as _TENSOR_MAP_SIZES codes them) where the kernel takes it as a
+    tensor map, else eight zeros."""
+    entries = contract.get("tensor_maps", {})
+    fields = []
+    for name, kind in zip(contract["params"][:6], contract["param_types"][:6]):
+        if kind == "ptr":
+            fields += [0] * 8
+            continue
+        entry = entries.get(name) if kind == "tensor_map" else None
+        if entry is None:
+            raise VNMError(f"the kernel takes {name} as {kind!r}, which the JAX layer's "
+                           "handler cannot pass")
+
+        def size(key):
+            value = entry[key]
+            if isinstance(value, str):
+                if value not in _TENSOR_MAP_SIZES:
+                    raise VNMError(f"{name}'s tensor map has {key} {value!r}, which the "
+                                   "JAX layer's handler does not know")
+                return _TENSOR_MAP_SIZES[value]
+            return int(value)
+
+        fields += [1, int(entry["element_bytes"]), size("rows"), size("cols"), size("ld"),
+                   int(entry["box_rows"]), int(entry["box_cols"]),
+                   int(entry["swizzle_bytes"])]
+    return np.asarray(fields, np.int64)
 
 _lock = threading.Lock()
 _targets_registered = False
@@ -177,12 +211,9 @@ class SparseDense:
         from ._errors import CompileError
         from .kernel_cache import cached_compile
 
+        from .launch import weight_encodings
+
         _, jnp = _jax()
-        # The handler passes pointers, not the tensor maps of the sm_90a
-        # warp-specialized kernel that recipe=auto picks there for 2:4 and
-        # V:2:8: unless a recipe is asked for, the layer takes mma.sp.
-        if target == "sm_90a" and "recipe=" not in gpu_options:
-            gpu_options = (gpu_options + " recipe=mma-sp").strip()
         program = layer_program(self.out_features, self.in_features, self.encoding,
                                 self.element_type, self.result_type, self.has_bias)
         try:
@@ -194,14 +225,19 @@ class SparseDense:
                                f"{target}: {error}", error.diagnostics) from error
         kernel = result.kernels[0]
         contract = kernel.contract
-        if "tensor_map" in contract.get("param_types", []):
-            raise VNMError(f"layer {self.name!r}: its kernel takes tensor maps (recipe "
-                           "wgmma-sp-ws), which the JAX layer's handler does not make")
         if list(contract["params"]) != _FLOAT_KERNEL_PARAMS:
             raise VNMError(f"layer {self.name!r}: its kernel takes {contract['params']}; the "
                            f"JAX layer launches kernels of parameters {_FLOAT_KERNEL_PARAMS}")
-        fragments = vf.pack_fragments(self._compressed,
-                                      fragment_class=contract.get("fragment_class"))
+        try:
+            self._tensor_maps = _tensor_map_attribute(contract)
+        except VNMError as error:
+            raise VNMError(f"layer {self.name!r}: {error}") from None
+        # A V:2:M weight run as 2:4 is packed as 2:4 (its own values and
+        # columns, stored anew): the kernel's colidx and fragment arrays.
+        packed = vf.repack(self._compressed, weight_encodings(contract)[1])
+        self._packed_encoding = packed.encoding
+        self.frag_colidx = jnp.asarray(np.asarray(packed.colidx).reshape(-1))
+        fragments = vf.pack_fragments(packed, fragment_class=contract.get("fragment_class"))
         self.frag_values = jnp.asarray(np.asarray(fragments.values).view(np.uint8).reshape(-1))
         self.frag_meta = jnp.asarray(np.asarray(fragments.meta).view(np.int32).reshape(-1))
         self.kernel = result
@@ -216,10 +252,11 @@ class SparseDense:
         dense = vf.decompress(self._compressed)
         return dense.view(jnp.bfloat16) if self.element_type == "bf16" else dense
 
-    def _attributes(self):
+    def _attributes(self, encoding=None):
+        encoding = encoding or self.encoding
         return dict(rows=np.int64(self.out_features), cols=np.int64(self.in_features),
-                    v=np.int64(self.encoding.v), n=np.int64(self.encoding.n),
-                    m=np.int64(self.encoding.m), has_bias=self.has_bias)
+                    v=np.int64(encoding.v), n=np.int64(encoding.n),
+                    m=np.int64(encoding.m), has_bias=self.has_bias)
 
     def _cpu(self, x2, values, colidx, meta, bias, *fragments):
         jax, _ = _jax()
@@ -228,7 +265,7 @@ class SparseDense:
         return jax.ffi.ffi_call("vnm_sparse_linear_cpu", out, vmap_method="sequential")(
             x2, values, colidx, meta, bias, **self._attributes())
 
-    def _cuda(self, x2, values, colidx, meta, bias, frag_values, frag_meta):
+    def _cuda(self, x2, values, colidx, meta, bias, frag_values, frag_meta, frag_colidx):
         jax, jnp = _jax()
         contract = self._contract
         tokens, cols, rows = x2.shape[0], self.in_features, self.out_features
@@ -247,12 +284,12 @@ class SparseDense:
         if self._kernel_index is None:
             self._kernel_index = _kernel_id(self._binary, contract)
         y = jax.ffi.ffi_call("vnm_sparse_linear_cuda", out, vmap_method="sequential")(
-            frag_values, frag_meta, colidx, rhs, bias, kernel=np.int64(self._kernel_index),
+            frag_values, frag_meta, frag_colidx, rhs, bias, kernel=np.int64(self._kernel_index),
             tokens=np.int64(tokens), ldb=np.int64(ldb), ldc=np.int64(ldc),
             token_major_rhs=token_major_rhs, token_major_out=token_major_out,
             grid_x_divisor=np.int64(contract["grid_x_divisor"]),
             grid_y=np.int64(contract["grid_y"]), block_x=np.int64(contract["block"][0]),
-            **self._attributes())
+            tensor_maps=self._tensor_maps, **self._attributes(self._packed_encoding))
         return y if token_major_out else y[:, :tokens].T
 
     def __call__(self, x):
@@ -274,5 +311,5 @@ class SparseDense:
             y = self._cpu(*storage)
         else:
             y = jax.lax.platform_dependent(*storage, self.frag_values, self.frag_meta,
-                                           cpu=self._cpu, cuda=self._cuda)
+                                           self.frag_colidx, cpu=self._cpu, cuda=self._cuda)
         return y.reshape(*lead, self.out_features)

@@ -157,23 +157,71 @@ def test_handler_rejects_inconsistent_storage(rng):
         call_cpu_handler(layer, x, *good, m=np.int64(6))
 
 
-def test_layer_refuses_a_tma_kernel(rng, tmp_path):
-    """A kernel that takes B as a tensor map (recipe wgmma-sp-ws) cannot be
-    launched by the handler, which passes pointers: refused when compiled."""
-    w = pruned(rng, 128, 128, "2:4")
-    with pytest.raises(__import__("vnm").VNMError, match="takes tensor maps"):
-        SparseDense(w.astype(np.float16), "2:4", target="sm_90a",
-                    gpu_options="recipe=wgmma-sp-ws", cache_dir=str(tmp_path))
+def expected_tensor_maps(contract):
+    """The handler's tensor_maps attribute written out from the contract:
+    eight numbers per pointer parameter, the sizes n, ldb, ldc as -1, -2, -3."""
+    codes = {"n": -1, "ldb": -2, "ldc": -3}
+    rows = []
+    for name, kind in zip(contract["params"][:6], contract["param_types"][:6]):
+        if kind == "ptr":
+            rows.append([0] * 8)
+            continue
+        e = contract["tensor_maps"][name]
+        rows.append([1, e["element_bytes"]] + [codes.get(e[k], e[k]) for k in ("rows", "cols", "ld")]
+                    + [e["box_rows"], e["box_cols"], e["swizzle_bytes"]])
+    return np.asarray(rows, np.int64)
 
 
-def test_layer_takes_a_pointer_kernel_on_sm_90a(rng, tmp_path):
-    """On sm_90a recipe=auto gives 2:4 the warp-specialized kernel, whose
-    tensor maps the handler does not make: the layer asks for mma.sp unless
-    the caller names a recipe."""
+def needs_compiler():
     if not __import__("vnm")._capi.has_compiler:
         pytest.skip("compiling kernels needs libVNMCAPI.so")
-    w = pruned(rng, 128, 128, "2:4", np.float16)
-    layer = SparseDense(w, "2:4", target="sm_90a", cache_dir=str(tmp_path))
+
+
+def test_layer_passes_the_tensor_maps_of_a_warp_specialized_kernel(rng, tmp_path):
+    """recipe=wgmma-sp-ws takes A's arrays and x as tensor maps: the layer
+    hands the handler their descriptions, x's rows as the call's token
+    count and its pitch as ldb."""
+    needs_compiler()
+    layer = SparseDense(pruned(rng, 300, 1000, "2:4", np.float16), "2:4", target="sm_90a",
+                        gpu_options="recipe=wgmma-sp-ws", cache_dir=str(tmp_path))
     contract = layer.kernel.kernels[0].contract
-    assert "tensor_map" not in contract["param_types"]
-    assert contract["m"] == contract["op_m"] == 4
+    assert contract["param_types"][:6] == ["tensor_map", "tensor_map", "ptr", "tensor_map",
+                                           "ptr", "ptr"]
+    maps = layer._tensor_maps.reshape(6, 8)
+    np.testing.assert_array_equal(maps, expected_tensor_maps(contract))
+    assert list(maps[3, 2:5]) == [-1, 1000, -2]  # x: n rows of K, ldb apart
+
+
+def test_layer_runs_v_2_8_as_2_4_on_sm_90a(rng, tmp_path):
+    """On sm_90a recipe=auto runs 64:2:8 as 2:4 on the warp-specialized
+    kernel: the layer packs the weight as 64:2:4, whose colidx names the
+    four columns of every group, and tells the handler that encoding."""
+    needs_compiler()
+    w = pruned(rng, 256, 512, "64:2:8", np.float16)
+    layer = SparseDense(w, "64:2:8", target="sm_90a", cache_dir=str(tmp_path))
+    contract = layer.kernel.kernels[0].contract
+    assert (contract["m"], contract["op_m"]) == (4, 8)
+    assert "tensor_map" in contract["param_types"]
+    assert (layer._packed_encoding.v, layer._packed_encoding.n,
+            layer._packed_encoding.m) == (64, 2, 4)
+    np.testing.assert_array_equal(np.asarray(layer.frag_colidx),
+                                  np.tile(np.arange(4, dtype=np.uint8), 256 // 64 * 512 // 4))
+    assert layer.colidx.shape != layer.frag_colidx.shape  # the op's own storage is kept
+
+
+def test_tensor_map_attribute_refuses_what_the_handler_cannot_pass():
+    from vnm import VNMError
+    from vnm.jax_layer import _tensor_map_attribute
+
+    params = ["frag_values", "frag_meta", "colidx", "rhs", "out", "bias", "n", "ldb", "ldc"]
+    entry = dict(element_bytes=2, rows="n", cols=64, ld="ldb", box_rows=64, box_cols=64,
+                 swizzle_bytes=128)
+    types = ["ptr"] * 3 + ["tensor_map"] + ["ptr"] * 2 + ["i32"] * 3
+    good = dict(params=params, param_types=types, tensor_maps={"rhs": entry})
+    assert list(_tensor_map_attribute(good)[24:32]) == [1, 2, -1, 64, -2, 64, 64, 128]
+    with pytest.raises(VNMError, match="rhs's tensor map has rows 'tokens'"):
+        _tensor_map_attribute(dict(good, tensor_maps={"rhs": dict(entry, rows="tokens")}))
+    with pytest.raises(VNMError, match="takes rhs as 'tensor_map'"):
+        _tensor_map_attribute(dict(good, tensor_maps={}))
+    with pytest.raises(VNMError, match="takes out as 'f32'"):
+        _tensor_map_attribute(dict(good, param_types=types[:4] + ["f32"] + types[5:]))

@@ -17,14 +17,20 @@ import pytest
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
-# (name, encoding, weight dtype, element type, R, K): 2:4 f16 reads x and
-# writes y token-major, 64:2:8 reads a K x N copy; f32 weights get f16
-# kernels with f32 results; 300 and 1000 are ragged for the kernels' tiles.
+# (name, encoding, weight dtype, element type, R, K, target, GPU options):
+# on sm_90 2:4 f16 reads x and writes y token-major, 64:2:8 reads a K x N
+# copy; f32 weights get f16 kernels with f32 results; 300 and 1000 are
+# ragged for the kernels' tiles. On sm_90a the warp-specialized kernels take
+# tensor maps, which the handler encodes: 2:4 by recipe, and 64:2:8 run as
+# 2:4 (packed anew) by recipe=auto.
 CASES = [
-    ("2:4 f16", "2:4", np.float16, "f16", 512, 1024),
-    ("64:2:8 f16", "64:2:8", np.float16, "f16", 1024, 768),
-    ("128:2:16 bf16", "128:2:16", "bfloat16", "bf16", 1024, 512),
-    ("2:4 f16 on f32", "2:4", np.float32, "f16", 300, 1000),
+    ("2:4 f16", "2:4", np.float16, "f16", 512, 1024, "sm_90", ""),
+    ("64:2:8 f16", "64:2:8", np.float16, "f16", 1024, 768, "sm_90", ""),
+    ("128:2:16 bf16", "128:2:16", "bfloat16", "bf16", 1024, 512, "sm_90", ""),
+    ("2:4 f16 on f32", "2:4", np.float32, "f16", 300, 1000, "sm_90", ""),
+    ("sm_90a 2:4 f16 ws", "2:4", np.float16, "f16", 300, 1000, "sm_90a",
+     "recipe=wgmma-sp-ws"),
+    ("sm_90a 64:2:8 bf16", "64:2:8", "bfloat16", "bf16", 1024, 768, "sm_90a", ""),
 ]
 
 
@@ -32,7 +38,7 @@ def make_layer(case, seed=0, cache_dir=None):
     import vnm.pruning as vp
     from vnm.jax_layer import SparseDense
 
-    _, encoding, weight_dtype, element, rows, cols = case
+    _, encoding, weight_dtype, element, rows, cols, target, gpu_options = case
     rng = np.random.default_rng(seed)
     w = rng.standard_normal((rows, cols)).astype(np.float32) / np.sqrt(cols)
     w = vp.prune_weight(w, encoding, "magnitude")
@@ -40,7 +46,7 @@ def make_layer(case, seed=0, cache_dir=None):
     dtype = jnp.bfloat16 if weight_dtype == "bfloat16" else weight_dtype
     return SparseDense(np.asarray(jnp.asarray(w).astype(dtype)), encoding,
                        bias=np.asarray(jnp.asarray(bias).astype(dtype)), dtype=element,
-                       target="sm_90", cache_dir=cache_dir)
+                       target=target, gpu_options=gpu_options, cache_dir=cache_dir)
 
 
 def fill_cache(directory):
