@@ -241,20 +241,23 @@ def test_64_2_8_layer_runs_as_2_4_on_sm_90a(tmp_path):
         torch.testing.assert_close(model(x), reference(x.half().float()), rtol=2e-2, atol=2e-2)
 
 
-def test_wgmma_sp_ws_layers_read_x_token_major_on_sm_90a(tmp_path):
-    """With recipe=wgmma-sp-ws the warp-specialized kernel takes a layer's
-    x[N][K] as it is, through a tensor map (no K x N copy), and stores y
-    token-major; recipe=auto keeps the mma.sp kernels for it."""
-    for encoding, op_m in (("2:4", 4), ("64:2:8", 8)):
-        model = vt.sparsify(mlp((128, 200)), encoding, target="sm_90a",
-                            gpu_options="recipe=wgmma-sp-ws", cache_dir=tmp_path)
-        contract = model[0].kernel.kernels[0].contract
-        assert (contract["m"], contract.get("op_m", 4)) == (4, op_m)
-        assert contract["rhs_layout"] == "token_major"
-        assert contract["out_layout"] == "token_major"
-        assert contract["tensor_maps"]["rhs"]["rows"] == "n"
-        assert contract["tensor_maps"]["rhs"]["cols"] == 128
-    model = vt.sparsify(mlp((128, 200)), "2:4", target="sm_90a", cache_dir=tmp_path)
+def test_warp_specialized_layers_read_x_token_major_on_sm_90a(tmp_path):
+    """On sm_90a (recipe=auto, or recipe=wgmma-sp-ws) the warp-specialized
+    kernel takes a layer's x[N][K] as it is, through a tensor map (no K x N
+    copy), and stores y token-major; 64:2:8 runs as 2:4. recipe=mma-sp keeps
+    the pointer kernels."""
+    for options in ("", "recipe=wgmma-sp-ws"):
+        for encoding, op_m in (("2:4", 4), ("64:2:8", 8)):
+            model = vt.sparsify(mlp((128, 200)), encoding, target="sm_90a",
+                                gpu_options=options, cache_dir=tmp_path)
+            contract = model[0].kernel.kernels[0].contract
+            assert (contract["m"], contract.get("op_m", 4)) == (4, op_m)
+            assert contract["rhs_layout"] == "token_major"
+            assert contract["out_layout"] == "token_major"
+            assert contract["tensor_maps"]["rhs"]["rows"] == "n"
+            assert contract["tensor_maps"]["rhs"]["cols"] == 128
+    model = vt.sparsify(mlp((128, 200)), "2:4", target="sm_90a", gpu_options="recipe=mma-sp",
+                        cache_dir=tmp_path)
     contract = model[0].kernel.kernels[0].contract
     assert contract["rhs_layout"] == "token_major"
     assert "tensor_map" not in contract["param_types"]

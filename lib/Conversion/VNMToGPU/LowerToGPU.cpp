@@ -207,13 +207,17 @@ struct ChooseConfigPass
     if (as24 < -1 || as24 > 1)
       return reject("as-2-4 must be -1 (choose), 0 or 1");
     // auto on sm_90a: the warp-specialized wgmma.sp kernel for 2:4, and for
-    // V:2:8 run as 2:4, where it reads B as K x N; the mma.sp kernels
-    // otherwise. On the H200 (bench/results/2026-12-04-h200-wgmma-ws-*,
-    // 2026-12-02-h200-recipes-same-run/) the warp-specialized 2:4 kernel
-    // runs at 1.22-1.49x cuBLAS at N = 4096 and 0.75x at N = 512 against
-    // 0.57-0.70x and 0.52-0.65x for mma.sp; mma.sp 2:8 runs at 0.96-1.21x
-    // (N = 4096) and the gathers of 2:16 and 2:32 as fast as the multistage
-    // wgmma.sp kernels (which spill and lose at small N).
+    // V:2:8 run as 2:4, whether it reads B as K x N or token-major; the
+    // mma.sp kernels otherwise. On the H200 (bench/results/2026-12-04-h200-
+    // wgmma-ws-*, 2026-12-02-h200-recipes-same-run/) the warp-specialized
+    // 2:4 kernel runs at 1.22-1.49x cuBLAS at N = 4096 and 0.75x at N = 512
+    // against 0.57-0.70x and 0.52-0.65x for mma.sp; mma.sp 2:8 runs at
+    // 0.96-1.21x (N = 4096) and the gathers of 2:16 and 2:32 as fast as the
+    // multistage wgmma.sp kernels (which spill and lose at small N). Reading
+    // x[N][K] token-major, on an H100 (bench/results/2026-12-05-h100-token-
+    // major-ws/), it ran at 1.11-1.42x cuBLAS at N = 4096 and 0.77-0.90x at
+    // N = 512, against 0.57-0.67x and 0.50x for the token-major mma.sp 2:4
+    // kernels.
     // Tiling options of the mma.sp kernels keep auto on them.
     bool mmaSpTiling =
         blockRows || warpRows || warpsN || stages || blocksPerSM != -1;
@@ -271,11 +275,11 @@ struct ChooseConfigPass
       bool smallN = !ShapedType::isDynamic(n) && n < 2048;
       bool wantsAs24 =
           m > 4 && (as24 == 1 || (as24 == -1 && m == 8 && !smallN));
-      // recipe=wgmma-sp-ws reads B by the TMA, K-major (x[N][K]) as
-      // cheaply as K x N: it is handed x in place of a transposed copy.
-      bool explicitWarpSpecialized = recipe == "wgmma-sp-ws" &&
-                                     !integerWeight &&
-                                     (m == 4 || (wantsAs24 && no24.empty()));
+      bool runsAs24 = wantsAs24 && no24.empty();
+      bool warpSpecialized =
+          warpSpecializedRecipe && !integerWeight && (m == 4 || runsAs24);
+      // The warp-specialized kernel reads B by the TMA, K-major (x[N][K])
+      // as cheaply as K x N: it is handed x in place of a transposed copy.
       // A storage spmm's rhs that is K-contiguous (x[N][K]), or that
       // vnm-fold-transposed-rhs will make so, is read token-major.
       bool tokenMajor = false;
@@ -283,23 +287,13 @@ struct ChooseConfigPass
         Value rhs = storage.getRhs();
         tokenMajor =
             kernel::isKContiguous(rhs.getType()) ||
-            ((explicitWarpSpecialized ||
+            ((warpSpecialized ||
               kernel::prefersTokenMajor(getElementTypeOrSelf(rhs.getType()), m,
                                         registerGather)) &&
              kernel::findTransposedCopy(rhs, dominance));
       }
-      if (no24.empty() && tokenMajor && autoHopper)
-        no24 = "auto reads a token-major operand on the mma.sp kernels "
-               "(recipe=wgmma-sp-ws reads it on the warp-specialized kernel)";
       if (as24 == 1 && m > 4 && !no24.empty() && warpSpecializedRecipe)
         op->emitWarning("vnm-choose-config: as-2-4=1 is not applied: ") << no24;
-      bool runsAs24 = wantsAs24 && no24.empty();
-      bool warpSpecialized =
-          warpSpecializedRecipe && !integerWeight && (m == 4 || runsAs24);
-      // auto keeps mma.sp for a token-major operand: the warp-specialized
-      // kernel's token-major B is untested on a GPU (docs/hopper.md).
-      if (autoHopper && tokenMajor)
-        warpSpecialized = false;
       if ((wgmma || warpSpecialized) && !integerWeight) {
         // wgmma-sp-ws: the warp-specialized loop where B is a dense tile;
         // the gathers keep the multistage kernel.

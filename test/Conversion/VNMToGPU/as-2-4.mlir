@@ -3,8 +3,9 @@
 // matrix: the warp-specialized sm_90a kernel runs it so (B a dense TMA tile,
 // no gather, M / 4 times the MMAs). vnm-choose-config chooses it at M = 8
 // (auto on sm_90a, or recipe=wgmma-sp-ws), or for every such M with
-// as-2-4=1, where the kernel reads B as K x N; the launch contract tells the
-// host to pack the weight as v:n:4.
+// as-2-4=1, whether the kernel reads B as K x N or token-major (x[N][K] as
+// K-major TMA tiles); the launch contract tells the host to pack the weight
+// as v:n:4.
 // RUN: vnm-opt %s --vnm-choose-config=chip=sm_90a 2>&1 | FileCheck %s --check-prefix=AUTO
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a as-2-4=1" 2>/dev/null | FileCheck %s --check-prefix=ALWAYS
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a as-2-4=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
@@ -18,9 +19,9 @@
 // AUTO: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
 // AUTO-LABEL: func @m16
 // AUTO: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
-// AUTO-LABEL: func @m8_token_major
 // AUTO-NOT: warning
-// AUTO: vnm.config = #vnm_gpu.mma_sp_tiling
+// AUTO-LABEL: func @m8_token_major
+// AUTO: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
 // AUTO-LABEL: func @m6
 // AUTO: vnm.config = #vnm_gpu.mma_sp_tiling
 // A static N below 2048 keeps the gather's kernel (as 2:4 measured slower
@@ -30,20 +31,22 @@
 // AUTO-LABEL: func @m8_large_n
 // AUTO: as_2_4 = true
 
-// Where it cannot run as 2:4, a warning says why (next to each function).
+// Where it cannot run as 2:4, a warning says why (next to the function),
+// and nowhere else.
+// WARN-NOT: warning
 // ALWAYS-LABEL: func @m8
 // ALWAYS: as_2_4 = true
 // ALWAYS-LABEL: func @m16
 // ALWAYS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
 // ALWAYS-LABEL: func @m8_token_major
-// ALWAYS: vnm.config = #vnm_gpu.mma_sp_tiling
+// ALWAYS: as_2_4 = true
 // ALWAYS-LABEL: func @m6
 // ALWAYS: vnm.config = #vnm_gpu.mma_sp_tiling
 // ALWAYS-LABEL: func @m8_small_n
 // ALWAYS: as_2_4 = true
 
-// recipe=wgmma-sp-ws reads a token-major operand on the warp-specialized
-// kernel too (B as K-major TMA tiles of x[N][K]), without a warning.
+// recipe=wgmma-sp-ws chooses as auto does for these functions, and runs
+// the M = 6 weight on the multistage wgmma.sp kernel.
 // WS-NOT: warning
 // WS-LABEL: func @m8_token_major
 // WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
@@ -74,7 +77,6 @@ func.func @m8_token_major(%v: memref<256x128xf16>, %c: memref<4x64x4xi8>,
                           %m: memref<256x128xi8>,
                           %x: memref<512x?xf16, strided<[1, ?]>>,
                           %y: memref<256x?xf16>) {
-  // WARN: as-2-4.mlir:[[@LINE+1]]:3: warning: vnm-choose-config: as-2-4=1 is not applied: auto reads a token-major operand on the mma.sp kernels (recipe=wgmma-sp-ws reads it on the warp-specialized kernel)
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<256x128xf16>,
                        memref<4x64x4xi8>, memref<256x128xi8>,
                        memref<512x?xf16, strided<[1, ?]>>)
@@ -88,6 +90,7 @@ func.func @m6(%w: !m6, %x: tensor<516x?xf16>) -> tensor<256x?xf16> {
   %y = vnm.spmm %w, %x : !m6, tensor<516x?xf16> -> tensor<256x?xf16>
   return %y : tensor<256x?xf16>
 }
+// WARN-NOT: warning
 
 func.func @m8_small_n(%w: !m8, %x: tensor<512x1024xf16>) -> tensor<256x1024xf16> {
   %y = vnm.spmm %w, %x : !m8, tensor<512x1024xf16> -> tensor<256x1024xf16>
