@@ -210,7 +210,6 @@ class SparseDense:
     def _compile(self, target, gpu_options, cache_dir):
         from ._errors import CompileError
         from .kernel_cache import cached_compile
-
         from .launch import weight_encodings
 
         _, jnp = _jax()

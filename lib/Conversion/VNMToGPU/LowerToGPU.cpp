@@ -278,10 +278,10 @@ struct ChooseConfigPass
       bool runsAs24 = wantsAs24 && no24.empty();
       bool warpSpecialized =
           warpSpecializedRecipe && !integerWeight && (m == 4 || runsAs24);
-      // The warp-specialized kernel reads B by the TMA, K-major (x[N][K])
-      // as cheaply as K x N: it is handed x in place of a transposed copy.
       // A storage spmm's rhs that is K-contiguous (x[N][K]), or that
-      // vnm-fold-transposed-rhs will make so, is read token-major.
+      // vnm-fold-transposed-rhs will make so, is read token-major. The
+      // warp-specialized kernel reads B by the TMA, K-major, as cheaply as
+      // K x N: it is always handed x in place of a transposed copy.
       bool tokenMajor = false;
       if (auto storage = dyn_cast<StorageSpmmOp>(op)) {
         Value rhs = storage.getRhs();
