@@ -377,6 +377,32 @@ def embeddings(model, sentences_):
                             show_progress_bar=False).float()
 
 
+def progress(args, model, heldout, reference, t0):
+    """distill's log callback for --log-every: the mean loss of the last
+    steps, the time so far and, with fixed masks (the weights between steps
+    are then the pruned model), the held-out mean cosine."""
+    if args.log_every <= 0:
+        return None
+    import torch
+
+    recent = []
+
+    def log(step, loss):
+        recent.append(loss)
+        if (step + 1) % args.log_every:
+            return
+        line = (f"  step {step + 1}: loss {sum(recent) / len(recent):.4f}, "
+                f"{time.time() - t0:.0f} s")
+        if not args.remask_every:
+            cos = torch.nn.functional.cosine_similarity(embeddings(model, heldout),
+                                                        reference, dim=-1)
+            line += f", held-out mean cosine {float(cos.mean()):.4f}"
+        recent.clear()
+        print(line, flush=True)
+
+    return log
+
+
 def sentence_embedding(out):
     return out["sentence_embedding"]
 
@@ -436,6 +462,10 @@ def main():
     parser.add_argument("--remask-every", type=int, default=0,
                         help="learn the masks in the distillation, choosing them again "
                         "every this many steps (0: fixed masks)")
+    parser.add_argument("--log-every", type=int, default=0,
+                        help="print the distillation's loss and time every this many "
+                        "steps, with the held-out mean cosine where the masks are "
+                        "fixed (0: never)")
     parser.add_argument("--heldout-docs", type=int, default=300,
                         help="held-out numpy-docstring sentences (default 300)")
     parser.add_argument("--batch-size", type=int, default=32)
@@ -502,7 +532,8 @@ def main():
                 model, result = copy.deepcopy(done[name[:-len("+distill")]])
                 losses = vp.distill(model, dense, distill_data, result, steps=args.steps,
                                     lr=args.lr, output=sentence_embedding, match=blocks,
-                                    remask_every=args.remask_every)
+                                    remask_every=args.remask_every,
+                                    log=progress(args, model, all_heldout, reference, t0))
                 note = (f"loss {sum(losses[:10]) / 10:.4f} -> "
                         f"{sum(losses[-10:]) / 10:.4f}")
             else:
