@@ -62,6 +62,8 @@ def main():
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("families", nargs="+", help="LABEL=results.csv")
     ap.add_argument("--out", required=True, help="the PNG to write")
+    ap.add_argument("--device", default="H200",
+                    help="the GPU the results CSVs were measured on, for the titles")
     args = ap.parse_args()
     import matplotlib
     matplotlib.use("Agg")
@@ -100,7 +102,7 @@ def main():
                   [SPATHA[m][1] for m in MS], colors="gray", linewidth=6,
                   alpha=0.5, label="Spatha (issue figures)")
         ax.axhline(1.0, color="black", linewidth=0.8)
-        ax.set_title(f"V = {v}: f16, 4096^3 and 11008 x 4096 x 4096 (H200)")
+        ax.set_title(f"V = {v}: f16, 4096^3 and 11008 x 4096 x 4096 ({args.device})")
         ax.set_xlabel("weight sparsity, % (2:4, 2:8, 2:16, 2:32)")
         ax.set_xticks([sparsity(m) for m in MS])
         ax.grid(alpha=0.3)
