@@ -377,14 +377,20 @@ def embeddings(model, sentences_):
                             show_progress_bar=False).float()
 
 
+def heldout_cosine(model, sentences_, reference):
+    """Cosine of each sentence's embedding to its reference embedding."""
+    import torch
+
+    return torch.nn.functional.cosine_similarity(embeddings(model, sentences_),
+                                                 reference, dim=-1)
+
+
 def progress(args, model, heldout, reference, t0):
     """distill's log callback for --log-every: the mean loss of the last
     steps, the time so far and, with fixed masks (the weights between steps
     are then the pruned model), the held-out mean cosine."""
     if args.log_every <= 0:
         return None
-    import torch
-
     recent = []
 
     def log(step, loss):
@@ -394,8 +400,7 @@ def progress(args, model, heldout, reference, t0):
         line = (f"  step {step + 1}: loss {sum(recent) / len(recent):.4f}, "
                 f"{time.time() - t0:.0f} s")
         if not args.remask_every:
-            cos = torch.nn.functional.cosine_similarity(embeddings(model, heldout),
-                                                        reference, dim=-1)
+            cos = heldout_cosine(model, heldout, reference)
             line += f", held-out mean cosine {float(cos.mean()):.4f}"
         recent.clear()
         print(line, flush=True)
@@ -548,8 +553,7 @@ def main():
                 raise SystemExit(f"{len(result)} layers pruned, expected {len(linear)}")
             if format_check:
                 check_format(model, result)
-            cos = torch.nn.functional.cosine_similarity(embeddings(model, all_heldout),
-                                                        reference, dim=-1)
+            cos = heldout_cosine(model, all_heldout, reference)
             row = {"encoding": encoding, "method": name, "mean": float(cos.mean()),
                    "min": float(cos.min()), "seconds": time.time() - t0}
             offset = 0
