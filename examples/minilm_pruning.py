@@ -467,6 +467,16 @@ def main():
     parser.add_argument("--remask-every", type=int, default=0,
                         help="learn the masks in the distillation, choosing them again "
                         "every this many steps (0: fixed masks)")
+    parser.add_argument("--remask-decay", type=float, default=0.0,
+                        help="with --remask-every: SR-STE decay of the pruned weights' "
+                        "shadow (distill's remask_decay; default 0)")
+    parser.add_argument("--via", default="",
+                        help="gradual pruning: comma-separated encodings that the one-shot "
+                        "variants prune to first, in turn, each followed by a "
+                        "distillation of --via-steps steps, before the encoding itself "
+                        "(e.g. --via 2:4 for 64:2:8; default: none)")
+    parser.add_argument("--via-steps", type=int, default=1000,
+                        help="distillation steps after each --via encoding")
     parser.add_argument("--log-every", type=int, default=0,
                         help="print the distillation's loss and time every this many "
                         "steps, with the held-out mean cosine where the masks are "
@@ -490,6 +500,7 @@ def main():
     parser.add_argument("--markdown", help="also write the table to this file")
     args = parser.parse_args()
     variants = args.variants.split(",")
+    via = [e for e in args.via.split(",") if e]
     for name in variants:
         if name not in VARIANTS:
             parser.error(f"unknown variant {name!r}")
@@ -499,6 +510,11 @@ def main():
     import torch
     import vnm.pruning as vp
 
+    for encoding in via:
+        try:
+            vp.parse_encoding(encoding)
+        except ValueError as error:
+            parser.error(f"--via: {error}")
     torch.manual_seed(0)
     torch.set_num_threads(args.threads)
     start = time.time()
@@ -538,12 +554,26 @@ def main():
                 losses = vp.distill(model, dense, distill_data, result, steps=args.steps,
                                     lr=args.lr, output=sentence_embedding, match=blocks,
                                     remask_every=args.remask_every,
+                                    remask_decay=args.remask_decay,
                                     log=progress(args, model, all_heldout, reference, t0))
-                note = (f"loss {sum(losses[:10]) / 10:.4f} -> "
-                        f"{sum(losses[-10:]) / 10:.4f}")
+                first, last = losses[:10], losses[-10:]
+                note = (f"loss {sum(first) / len(first):.4f} -> "
+                        f"{sum(last) / len(last):.4f}")
             else:
                 method, options = VARIANTS[name]
                 model = copy.deepcopy(dense)
+                for step_encoding in via:
+                    # Each intermediate sparsity is pruned and distilled; the
+                    # next one is pruned from that (its compensation targets
+                    # this distilled model, not the dense one).
+                    stage = vp.prune_model(model, step_encoding, calibration, method,
+                                           damp=args.damp, **options)
+                    vp.distill(model, dense, distill_data, stage, steps=args.via_steps,
+                               lr=args.lr, output=sentence_embedding, match=blocks,
+                               log=progress(args, model, all_heldout, reference, t0))
+                    cos = heldout_cosine(model, all_heldout, reference)
+                    print(f"  via {step_encoding}: held-out mean cosine "
+                          f"{float(cos.mean()):.4f} ({time.time() - t0:.0f} s)", flush=True)
                 result = vp.prune_model(model, encoding, calibration, method,
                                         damp=args.damp, **options)
                 errors = [r.error for r in result.values() if r.error is not None]
@@ -554,14 +584,15 @@ def main():
             if format_check:
                 check_format(model, result)
             cos = heldout_cosine(model, all_heldout, reference)
-            row = {"encoding": encoding, "method": name, "mean": float(cos.mean()),
+            label = f"{name} via {'+'.join(via)}" if via else name
+            row = {"encoding": encoding, "method": label, "mean": float(cos.mean()),
                    "min": float(cos.min()), "seconds": time.time() - t0}
             offset = 0
             for group, group_sentences in heldout.items():
                 row[group] = float(cos[offset:offset + len(group_sentences)].mean())
                 offset += len(group_sentences)
             rows.append(row)
-            print(f"{encoding:>7} {name:<35} mean {row['mean']:.4f} min {row['min']:.4f}  "
+            print(f"{encoding:>7} {label:<35} mean {row['mean']:.4f} min {row['min']:.4f}  "
                   + "  ".join(f"{k} {row[k]:.4f}" for k in heldout)
                   + f"  ({row['seconds']:.0f} s) {note}", flush=True)
 
@@ -584,7 +615,9 @@ def main():
         f"{len(calibration_text)} calibration sentences, distillation {args.steps} steps "
         f"(lr {args.lr}, batch {args.batch_size}) on {len(distill_text)} docstring sentences "
         f"+ {len(salad)} word-salad sequences + {len(general)} fortune sentences, "
-        f"damp {args.damp}, held-out "
+        f"damp {args.damp}, "
+        + (f"via {', '.join(via)} ({args.via_steps} distillation steps each), " if via else "")
+        + "held-out "
         + ", ".join(f"{len(v)} {k}" for k, v in heldout.items())
         + f"; {time.time() - start:.0f} s in all",
     ]

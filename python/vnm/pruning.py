@@ -1216,7 +1216,7 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
             loss: Union[str, Callable] = "cosine", forward: Optional[Callable] = None,
             output: Optional[Callable] = None, match: Sequence[str] = (),
             match_weight: float = 1.0, parameters=None, warmup: int = 10,
-            cache_teacher: bool = True, remask_every: int = 0,
+            cache_teacher: bool = True, remask_every: int = 0, remask_decay: float = 0.0,
             log: Optional[Callable[[int, float], None]] = None) -> List[float]:
     """A short distillation of the pruned `model` towards `teacher` (the
     dense model) on unlabeled `data`, with the V:N:M masks kept fixed (or
@@ -1247,6 +1247,13 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
                 as the V:N:M mask of the shadow's largest magnitudes
                 (select_mask), and the weights end masked by the last one.
                 The result's masks are replaced by the learned ones.
+    remask_decay  with remask_every: after every step the shadow's entries
+                outside the current mask shrink by the factor
+                max(0, 1 - lr_t * remask_decay) (lr_t: the step's rate), as
+                in SR-STE (Zhou et al. 2021), so that a pruned weight enters
+                the mask only where the gradient keeps pushing it; under
+                Adam a weight that the gradient pushes one way every step
+                settles near 1 / remask_decay (0: no decay)
 
     cache_teacher  keep the teacher's outputs (and matched module outputs)
                 of each item for the next visit (memory: those outputs for
@@ -1274,6 +1281,12 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
     if isinstance(remask_every, bool) or not isinstance(remask_every, (int, np.integer)) \
             or remask_every < 0:
         raise ValueError(f"remask_every must be an integer >= 0, got {remask_every!r}")
+    if not (isinstance(remask_decay, (int, float)) and not isinstance(remask_decay, bool)
+            and math.isfinite(remask_decay) and remask_decay >= 0):
+        raise ValueError(f"remask_decay must be a number >= 0, got {remask_decay!r}")
+    if remask_decay and not remask_every:
+        raise ValueError("remask_decay needs remask_every > 0 (fixed masks have no "
+                         "pruned weights to decay)")
     encodings = {}
     if remask_every:
         for name in mask_tensors:
@@ -1350,9 +1363,17 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
                 with torch.no_grad():
                     for name, shadow in shadows.items():
                         named[name].copy_(shadow)
+            rate = optimizer.param_groups[0]["lr"]
             optimizer.step()
             scheduler.step()
             if remask_every:
+                if remask_decay:
+                    with torch.no_grad():
+                        for name, mask in mask_tensors.items():
+                            # Only the shadow outside the mask; Adam's steps
+                            # are of size lr, so is the decay.
+                            named[name].mul_(torch.where(
+                                mask, 1.0, max(0.0, 1.0 - rate * remask_decay)))
                 if (step + 1) % remask_every == 0 or step + 1 == steps:
                     for name in mask_tensors:
                         scores = named[name].detach().abs().float().cpu().numpy()

@@ -530,6 +530,42 @@ def test_distill_keeps_the_masks(rng):
         vp.distill(model, dense, data, result, match=["nope"])
 
 
+def test_distill_remask_decay(rng):
+    """remask_decay shrinks the shadow outside the masks after each step by
+    1 - lr_t * remask_decay: at lr_t * remask_decay = 1 (the first step, no
+    warm-up) it is zero there, while without decay the straight-through
+    gradient has moved it; the kept weights are not decayed."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(int(rng.integers(2**31)))
+    dense = torch_model(torch, blocks=2)
+    data = [torch.from_numpy(correlated_inputs(rng, 16, 12).astype(np.float32)) for _ in range(4)]
+    pruned = copy.deepcopy(dense)
+    masks = vp.prune_model(pruned, "16:2:8", data, "magnitude")
+
+    def first_step(decay):
+        model = copy.deepcopy(pruned)
+        result = copy.deepcopy(masks)
+        seen = {}
+
+        def log(step, loss):
+            if step == 0:  # between steps the parameters hold the shadow
+                seen.update({name: model.get_parameter(name).detach().clone()
+                             for name in result})
+
+        vp.distill(model, dense, data, result, steps=2, lr=1e-2, loss="mse", warmup=0,
+                   remask_every=100, remask_decay=decay, log=log)
+        return seen
+
+    plain, decayed = first_step(0.0), first_step(100.0)
+    moved = False
+    for name, info in masks.items():
+        outside = ~info.mask
+        assert not decayed[name][outside].any()
+        moved |= bool(plain[name][outside].any())
+        assert torch.equal(decayed[name][info.mask], plain[name][info.mask])
+    assert moved
+
+
 def test_distill_learns_masks(rng):
     """remask_every: the masks follow the weights' dense shadow (straight
     through), every weight ends V:N:M under the returned masks, and the
@@ -562,6 +598,10 @@ def test_distill_learns_masks(rng):
     assert moved
     with pytest.raises(ValueError, match="remask_every"):
         vp.distill(model, dense, data, result, remask_every=-1)
+    with pytest.raises(ValueError, match="remask_decay"):
+        vp.distill(model, dense, data, result, remask_every=2, remask_decay=-1.0)
+    with pytest.raises(ValueError, match="needs remask_every"):
+        vp.distill(model, dense, data, result, remask_decay=1.0)
     with pytest.raises(ValueError, match="needs prune_model's result"):
         vp.distill(model, dense, data, {name: info.mask for name, info in result.items()},
                    remask_every=2)
