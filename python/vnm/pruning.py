@@ -26,6 +26,8 @@ outputs, correcting the error of the layers pruned before).
     dense = copy.deepcopy(model)
     result = vp.prune_model(model, {"fc1.weight": "64:2:8"}, batches)
     vp.distill(model, dense, batches, result, steps=200)
+    # or, instead of those two calls, through a sparse stage (gradual pruning)
+    vp.prune_gradually(model, dense, [("2:4", 500), ("64:2:8", 1000)], batches, batches)
 
 The numerics are numpy (float64); torch is imported only by prune_model,
 distill and apply_masks, and nothing here calls the format library (the
@@ -1398,3 +1400,55 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
         teacher.train(teacher_was)
         model.train(student_was)
     return losses
+
+
+def prune_gradually(model, teacher, stages, calibration, data, *,
+                    method: str = "sparsegpt", refit: bool = False,
+                    compensate: bool = False, damp: float = 0.01,
+                    forward: Optional[Callable] = None,
+                    **distill_options) -> Dict[str, PrunedWeight]:
+    """Gradual pruning: for each (sparsity, steps) of `stages` in turn, the
+    model is pruned to that sparsity (prune_model, from the weights the
+    previous stage left) and then distilled towards `teacher` for `steps`
+    steps with that stage's masks fixed (distill; 0 steps: none).
+
+        vp.prune_gradually(model, dense, [("2:4", 2000), ("64:2:8", 6000)],
+                           calibration, data, refit=True, compensate=True,
+                           output=lambda out: out["sentence_embedding"])
+
+    A sparse stage between the dense model and the target lets the
+    distillation recover most of the first step's loss before the second
+    step prunes from weights that already work sparse. Each stage's
+    `compensate` fits the model as that stage found it (the previous
+    stage's distilled model), not `teacher`. Returns the last stage's
+    prune_model result, whose masks the model's weights end under.
+
+    stages          a non-empty sequence of (sparsity, steps): sparsity as
+                    prune_model takes it, steps an integer >= 0
+    calibration     prune_model's calibration for every stage
+    data            distill's data for every stage with steps > 0
+    distill_options the rest of distill's options (lr, loss, output, match,
+                    log, ...); log's step counts from 0 in each stage
+    """
+    stages = list(stages) if stages is not None else []
+    if not stages:
+        raise ValueError("prune_gradually needs stages: a non-empty sequence of "
+                         "(sparsity, steps)")
+    for index, stage in enumerate(stages):
+        if not (isinstance(stage, (tuple, list)) and len(stage) == 2):
+            raise ValueError(f"stage {index} is {stage!r}, expected (sparsity, steps)")
+        steps = stage[1]
+        if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
+            raise ValueError(f"stage {index}: steps must be an integer >= 0, got {steps!r}")
+    if "steps" in distill_options:
+        raise ValueError("prune_gradually takes each stage's steps from `stages`")
+    if any(steps for _, steps in stages) and not data:
+        raise ValueError("prune_gradually needs data for the stages that distill")
+    result: Dict[str, PrunedWeight] = {}
+    for sparsity, steps in stages:
+        result = prune_model(model, sparsity, calibration, method, forward=forward,
+                             refit=refit, compensate=compensate, damp=damp)
+        if steps:
+            distill(model, teacher, data, result, steps=int(steps), forward=forward,
+                    **distill_options)
+    return result

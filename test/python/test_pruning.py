@@ -605,3 +605,56 @@ def test_distill_learns_masks(rng):
     with pytest.raises(ValueError, match="needs prune_model's result"):
         vp.distill(model, dense, data, {name: info.mask for name, info in result.items()},
                    remask_every=2)
+
+
+def test_prune_gradually_is_prune_and_distill_per_stage(rng):
+    """prune_gradually is, stage by stage, prune_model from the weights the
+    stage before left, then distill with that stage's masks: the same
+    weights and masks as those calls made by hand, ending V:N:M."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(int(rng.integers(2**31)))
+    dense = torch_model(torch, blocks=2)
+    data = [torch.from_numpy(correlated_inputs(rng, 16, 12).astype(np.float32)) for _ in range(4)]
+    options = dict(lr=1e-2, loss="mse", warmup=1)
+
+    by_hand = copy.deepcopy(dense)
+    first = vp.prune_model(by_hand, "2:4", data, "sparsegpt", refit=True)
+    vp.distill(by_hand, dense, data, first, steps=5, **options)
+    last = vp.prune_model(by_hand, "16:2:8", data, "sparsegpt", refit=True)
+    vp.distill(by_hand, dense, data, last, steps=3, **options)
+
+    model = copy.deepcopy(dense)
+    result = vp.prune_gradually(model, dense, [("2:4", 5), ("16:2:8", 3)], data, data,
+                                refit=True, **options)
+    assert list(result) == list(last)
+    for name, info in result.items():
+        w = model.get_parameter(name).detach()
+        assert torch.equal(w, by_hand.get_parameter(name).detach())
+        assert torch.equal(info.mask, last[name].mask)
+        check_vnm(w.numpy(), 16, 2, 8)
+    # Without the sparse stage the result differs: the stage is not skipped.
+    direct = copy.deepcopy(dense)
+    vp.prune_gradually(direct, dense, [("16:2:8", 3)], data, data, refit=True, **options)
+    assert any(not torch.equal(direct.get_parameter(n), model.get_parameter(n))
+               for n in result)
+
+
+def test_prune_gradually_rejects_bad_stages(rng):
+    torch = pytest.importorskip("torch")
+    dense = torch_model(torch, blocks=1)
+    data = [torch.from_numpy(correlated_inputs(rng, 8, 12).astype(np.float32))]
+    for stages, message in [([], "non-empty"), ([("2:4",)], "expected \\(sparsity, steps\\)"),
+                            ([("2:4", -1)], "steps must be"), ([("2:4", 1.5)], "steps must be"),
+                            ([("2:4", True)], "steps must be")]:
+        with pytest.raises(ValueError, match=message):
+            vp.prune_gradually(copy.deepcopy(dense), dense, stages, data, data)
+    with pytest.raises(ValueError, match="from `stages`"):
+        vp.prune_gradually(copy.deepcopy(dense), dense, [("2:4", 1)], data, data, steps=3)
+    with pytest.raises(ValueError, match="needs data"):
+        vp.prune_gradually(copy.deepcopy(dense), dense, [("2:4", 1)], data, [])
+    # Every stage's steps 0: pruning alone, as prune_model.
+    alone, staged = copy.deepcopy(dense), copy.deepcopy(dense)
+    vp.prune_model(alone, "2:4", data, "wanda")
+    vp.prune_gradually(staged, dense, [("2:4", 0)], data, None, method="wanda")
+    for name, parameter in alone.named_parameters():
+        assert torch.equal(parameter, staged.get_parameter(name))
