@@ -1416,12 +1416,13 @@ def prune_gradually(model, teacher, stages, calibration, data, *,
                            calibration, data, refit=True, compensate=True,
                            output=lambda out: out["sentence_embedding"])
 
-    A sparse stage between the dense model and the target lets the
-    distillation recover most of the first step's loss before the second
-    step prunes from weights that already work sparse. Each stage's
-    `compensate` fits the model as that stage found it (the previous
-    stage's distilled model), not `teacher`. Returns the last stage's
-    prune_model result, whose masks the model's weights end under.
+    The last stage then prunes from weights that were already trained to
+    work sparse (on MiniLM at 64:2:8 that did not beat direct pruning at
+    the same total steps: docs/pruning.md). Each stage's `compensate` fits
+    the model as that stage found it (the previous stage's distilled
+    model), not `teacher`. Every stage's sparsity is checked before the
+    first one prunes. Returns the last stage's prune_model result, whose
+    masks the model's weights end under.
 
     stages          a non-empty sequence of (sparsity, steps): sparsity as
                     prune_model takes it, steps an integer >= 0
@@ -1442,6 +1443,10 @@ def prune_gradually(model, teacher, stages, calibration, data, *,
             raise ValueError(f"stage {index}: steps must be an integer >= 0, got {steps!r}")
     if "steps" in distill_options:
         raise ValueError("prune_gradually takes each stage's steps from `stages`")
+    for sparsity, _ in stages:
+        _resolve_sparsity(model, sparsity)
+    # Every stage distills on the same items (an iterator is read once).
+    data = list(data) if data is not None else []
     if any(steps for _, steps in stages) and not data:
         raise ValueError("prune_gradually needs data for the stages that distill")
     result: Dict[str, PrunedWeight] = {}

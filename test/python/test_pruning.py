@@ -652,6 +652,12 @@ def test_prune_gradually_rejects_bad_stages(rng):
         vp.prune_gradually(copy.deepcopy(dense), dense, [("2:4", 1)], data, data, steps=3)
     with pytest.raises(ValueError, match="needs data"):
         vp.prune_gradually(copy.deepcopy(dense), dense, [("2:4", 1)], data, [])
+    # A bad later stage is found before the first one prunes.
+    untouched = copy.deepcopy(dense)
+    with pytest.raises(ValueError, match="invalid encoding"):
+        vp.prune_gradually(untouched, dense, [("2:4", 0), ("64:2:3", 1)], data, data)
+    for name, parameter in dense.named_parameters():
+        assert torch.equal(parameter, untouched.get_parameter(name))
     # Every stage's steps 0: pruning alone, as prune_model.
     alone, staged = copy.deepcopy(dense), copy.deepcopy(dense)
     vp.prune_model(alone, "2:4", data, "wanda")
