@@ -562,17 +562,16 @@ def main():
             else:
                 method, options = VARIANTS[name]
                 model = copy.deepcopy(dense)
-                for step_encoding in via:
-                    # Each intermediate sparsity is pruned and distilled; the
-                    # next one is pruned from that (its compensation targets
-                    # this distilled model, not the dense one).
-                    stage = vp.prune_model(model, step_encoding, calibration, method,
-                                           damp=args.damp, **options)
-                    vp.distill(model, dense, distill_data, stage, steps=args.via_steps,
-                               lr=args.lr, output=sentence_embedding, match=blocks,
-                               log=progress(args, model, all_heldout, reference, t0))
+                if via:
+                    # The intermediate sparsities, each pruned and distilled;
+                    # the encoding itself is then pruned from that model.
+                    vp.prune_gradually(model, dense, [(e, args.via_steps) for e in via],
+                                       calibration, distill_data, method=method,
+                                       damp=args.damp, **options, lr=args.lr,
+                                       output=sentence_embedding, match=blocks,
+                                       log=progress(args, model, all_heldout, reference, t0))
                     cos = heldout_cosine(model, all_heldout, reference)
-                    print(f"  via {step_encoding}: held-out mean cosine "
+                    print(f"  via {'+'.join(via)}: held-out mean cosine "
                           f"{float(cos.mean()):.4f} ({time.time() - t0:.0f} s)", flush=True)
                 result = vp.prune_model(model, encoding, calibration, method,
                                         damp=args.damp, **options)
