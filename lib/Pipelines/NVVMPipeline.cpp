@@ -54,6 +54,11 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       *this, "stages",
       llvm::cl::desc("Stages of the shared-memory ring (2-6; 0 chooses)"),
       llvm::cl::init(0)};
+  Option<int64_t> unroll{
+      *this, "unroll",
+      llvm::cl::desc("Unroll factor of the mma.sp kernels' K loops (1-12; 0 "
+                     "chooses: the ring's stages)"),
+      llvm::cl::init(0)};
   Option<int64_t> warpsN{
       *this, "warps-n",
       llvm::cl::desc("Columns of warps per block tile (2, 4; 0 chooses)"),
@@ -99,11 +104,11 @@ static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
       "function-boundary-type-conversion=identity-layout-map},"
       "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
       "stages={8} blocks-per-sm={6} recipe={9} block-cols={10} "
-      "register-gather={11} cluster-rows={12} as-2-4={13}},"
+      "register-gather={11} cluster-rows={12} as-2-4={13} unroll={14}},"
       "vnm-fold-transposed-rhs{{register-gather={11}},"
       "vnm-fold-transposed-result,"
       "vnm-lower-to-gpu,"
-      "vnm-pipeline-kernels,"
+      "vnm-pipeline-kernels,vnm-unroll-kernel-loops,"
       "gpu.module(convert-vnm-gpu-to-nvvm,loop-invariant-code-motion,cse,"
       "convert-scf-to-cf,"
       "convert-gpu-to-nvvm,vnm-mark-tensor-map-params,convert-nvvm-to-llvm,"
@@ -117,7 +122,8 @@ static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
       int64_t(options.blocksPerSM), int64_t(options.warpRows),
       int64_t(options.stages), std::string(options.recipe),
       int64_t(options.blockCols), bool(options.registerGather),
-      int64_t(options.clusterRows), int64_t(options.as24));
+      int64_t(options.clusterRows), int64_t(options.as24),
+      int64_t(options.unroll));
   if (!options.dumpDir.empty())
     text += ",vnm-dump-kernels{output-dir=" + options.dumpDir + "}";
   return text;

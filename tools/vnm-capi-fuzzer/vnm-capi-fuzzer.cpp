@@ -35,7 +35,7 @@ const char *const kPipelines[] = {
     "builtin.module(vnm-lower-to-nvvm-pipeline{chip=sm_80 block-rows=64})",
     "builtin.module(vnm-expand-storage,one-shot-bufferize{"
     "bufferize-function-boundaries},vnm-choose-config,vnm-lower-to-gpu,"
-    "vnm-pipeline-kernels,convert-vnm-gpu-to-loops)",
+    "vnm-pipeline-kernels,vnm-unroll-kernel-loops,convert-vnm-gpu-to-loops)",
 };
 constexpr size_t kNumPipelines = sizeof(kPipelines) / sizeof(kPipelines[0]);
 

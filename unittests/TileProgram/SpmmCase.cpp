@@ -2,6 +2,8 @@
 
 #include "SpmmCase.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace vnm::tile_test;
 
 std::string SpmmCase::name() const {
@@ -390,6 +392,38 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     c.rows = 201 + 53 * i;
     c.cols = 16 * c.m * 3 + 8 * c.m + 5;
     c.n = 300 + 61 * i;
+    c.source = ProgramSource::Generated;
+    cases.push_back(c);
+  }
+  // K loops long enough to unroll: vnm-unroll-kernel-loops unrolls the
+  // pipelined loop of 32-row warp tiles by the ring's stages, with the
+  // leftover iterations after it (3 stages, 11 pairs: 8 iterations, two
+  // unrolled and two left over; 2 stages, 10 pairs: 4 and none; 4 stages,
+  // 11 pairs: 7, one and three left over). The gathers, the dense copies
+  // (M = 4) and the i8 kernels.
+  const struct {
+    int64_t v, m, stages, pairs;
+    const char *element;
+  } unrolled[] = {{64, 8, 3, 11, "f16"},  {128, 16, 2, 10, "bf16"},
+                  {64, 32, 4, 11, "f16"}, {16, 4, 3, 11, "bf16"},
+                  {64, 8, 3, 11, "i8"},   {128, 4, 4, 11, "i8"}};
+  for (auto [i, u] : llvm::enumerate(unrolled)) {
+    SpmmCase c;
+    c.v = u.v;
+    c.m = u.m;
+    c.element = u.element;
+    c.stages = u.stages;
+    c.blockRows = u.m == 4 || u.v % 128 == 0 ? 128 : 64;
+    c.warpRows = 32;
+    c.warpsN = 2;
+    bool integer = c.element == "i8";
+    c.result = integer ? (i % 2 ? "i32" : "f32") : results[i % 3];
+    c.accumulate = i % 2 == 0;
+    c.bias = !integer && i % 2 == 1;
+    c.activation = integer ? "none" : activations[i % 3];
+    c.rows = 150 + 29 * i;
+    c.cols = 16 * c.m * (u.pairs - 1) + 8 * c.m + 3;
+    c.n = 90 + 23 * i;
     c.source = ProgramSource::Generated;
     cases.push_back(c);
   }

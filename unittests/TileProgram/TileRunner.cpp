@@ -222,7 +222,7 @@ vnm::tile_test::buildTileProgram(const SpmmCase &c) {
               " block-rows=" + std::to_string(c.blockRows) +
               " warp-rows=" + std::to_string(c.warpRows) + " warps-n=" +
               std::to_string(c.warpsN) + " stages=" + std::to_string(c.stages) +
-              "},vnm-lower-to-gpu,vnm-pipeline-kernels",
+              "},vnm-lower-to-gpu,vnm-pipeline-kernels,vnm-unroll-kernel-loops",
           log))
     return std::move(error);
   return print(**module);

@@ -166,6 +166,32 @@ def VNMPipelineKernels : Pass<"vnm-pipeline-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def VNMUnrollKernelLoops : Pass<"vnm-unroll-kernel-loops", "mlir::ModuleOp"> {
+  let summary = "Unroll pipelined K loops so that ring slots become constants";
+  let description = [{
+    After `vnm-pipeline-kernels`, iteration i of a kernel's K loop reads
+    ring slot i mod S and fills slot (i + S - 1) mod S: two remainders per
+    iteration, and every shared-memory address of the ring depends on them.
+    This pass unrolls each pipelined K loop by the factor its kernel asks
+    for (the `vnm_gpu.unroll` attribute of the `gpu.func`, which
+    `vnm-lower-to-gpu` copies from the tiling; `factor`, when nonzero,
+    overrides it). With a factor that is a multiple of S and a loop that
+    starts at a multiple of S, each copy of the body reads fixed slots: the
+    remainders of the induction variable plus a constant fold to constants,
+    and the slot addresses to immediate offsets. The iterations left over
+    (the trip count is static) are unrolled completely after the loop.
+    Loops with a dynamic trip count, or fewer iterations than the factor,
+    stay as they are.
+  }];
+  let options = [
+    Option<"factor", "factor", "int64_t", /*default=*/"0",
+           "Unroll factor for every kernel K loop (0: each kernel's "
+           "vnm_gpu.unroll attribute; 1: none)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
   let summary = "Pick the GPU kernel tiling (vnm.config) of each spmm";
   let description = [{
@@ -220,6 +246,10 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
            "Columns of warps per block tile: 2 (32 x 64 warp tiles), 4 "
            "(32 x 32), or 0 to choose (2)">,
+    Option<"unroll", "unroll", "int64_t", /*default=*/"0",
+           "Factor by which vnm-unroll-kernel-loops unrolls the mma.sp "
+           "kernels' pipelined K loops: 1 (none) to 12, or 0 to choose (the "
+           "ring's stages, with registers left to ptxas)">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"-1",
            "Resident blocks per multiprocessor ptxas must allow (caps "
            "registers; .minnctapersm); 0 leaves registers to ptxas; -1 "

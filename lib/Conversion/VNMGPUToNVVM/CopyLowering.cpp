@@ -16,6 +16,7 @@
 #include "TileLowering.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace vnm;
@@ -26,12 +27,17 @@ using namespace vnm::vnm_gpu::lowering;
 namespace {
 
 /// The parts of a copy that do not depend on the row: the thread's first
-/// row and swizzled byte offset within the slot, the source at its column,
-/// the row pitch in bytes, and the row bound of its chunk (0 when the chunk
-/// starts at or past the column bound).
+/// row and its swizzled byte offset within a slot, the slot's offset in the
+/// ring, the source at its column, the row pitch in bytes, and the row
+/// bound of its chunk (0 when the chunk starts at or past the column bound).
+/// A constant slot (a K loop unrolled by the ring depth) stays a separate
+/// term of each address, which becomes the copy's immediate offset (the
+/// swizzle moves bits within a slot only); a variable one is part of the
+/// row offset, so that each row's address is one register computed in the
+/// loop rather than one kept per row across it.
 struct CopySetup {
   CopyCoordinates at;
-  Value slotBase, source, ldBytes, kLimit;
+  Value rowOffset, slotOffset, source, ldBytes, columnValid, kLimit;
 };
 
 CopySetup getCopySetup(KernelIRBuilder &kb, RingType ring,
@@ -39,34 +45,49 @@ CopySetup getCopySetup(KernelIRBuilder &kb, RingType ring,
                        Value cols, Value ld, Value rowBound) {
   CopySetup s;
   s.at = getCopyCoordinates(kb, layout, ring.getRowBytes());
-  s.slotBase =
-      kb.add(getSlotOffset(kb, ring, slot), getCopyRowOffset(kb, ring, layout));
+  s.rowOffset = getCopyRowOffset(kb, ring, layout);
+  s.slotOffset = getSlotOffset(kb, ring, slot);
+  if (!matchPattern(slot, m_Constant())) {
+    s.rowOffset = kb.add(s.slotOffset, s.rowOffset);
+    s.slotOffset = kb.c32(0);
+  }
   int64_t elementBytes = ring.getElementBytes();
   Value column = kb.add(col, kb.mul(s.at.chunk, kb.c32(16 / elementBytes)));
-  s.kLimit = kb.select(kb.ult(column, cols), rowBound, kb.c32(0));
+  s.columnValid = kb.ult(column, cols);
+  s.kLimit = kb.select(s.columnValid, rowBound, kb.c32(0));
   s.source = kb.elementAddress(rhs, column, elementBytes);
   s.ldBytes = kb.zext64(kb.mul(ld, kb.c32(elementBytes)));
   return s;
 }
 
-/// Copies row k(q) of B into row firstRow + q of the slot, q < rows per
-/// thread, and commits the copies as one group.
+/// Where row q of a thread's copy comes from: the address of its 16 bytes
+/// and how many of them are read (16, or 0 to zero-fill the slot row).
+struct RowSource {
+  Value address, bytes;
+};
+
+/// Copies each row q < rows per thread from `sourceOf(q)` into row
+/// firstRow + q of the slot, and commits the copies as one group.
 void emitRowCopies(KernelIRBuilder &kb, RingType ring, CopyLayoutAttr layout,
                    Value shared, const CopySetup &s,
-                   function_ref<Value(int64_t q)> rowOf) {
+                   function_ref<RowSource(int64_t q)> sourceOf) {
+  Value slot = kb.offsetBytes(shared, s.slotOffset);
   for (int64_t q = 0; q < layout.getRowsPerThread(); ++q) {
-    Value k = rowOf(q);
-    Value valid = kb.ult(k, s.kLimit);
-    Value from = kb.offsetBytes(s.source, kb.mul(kb.zext64(k), s.ldBytes));
+    RowSource from = sourceOf(q);
     // Row firstRow + q: firstRow is a multiple of the rows per thread, so
     // its swizzle differs from the first row's by q % period.
-    Value to =
-        kb.offsetBytes(shared, moveSwizzledRows(kb, ring, s.slotBase, q));
-    NVVM::CpAsyncOp::create(kb.builder(), kb.location(), to, from, 16,
-                            NVVM::LoadCacheModifierKind::CG,
-                            kb.select(valid, kb.c32(16), kb.c32(0)));
+    Value to = kb.offsetBytes(slot, moveSwizzledRows(kb, ring, s.rowOffset, q));
+    NVVM::CpAsyncOp::create(kb.builder(), kb.location(), to, from.address, 16,
+                            NVVM::LoadCacheModifierKind::CG, from.bytes);
   }
   NVVM::CpAsyncCommitGroupOp::create(kb.builder(), kb.location());
+}
+
+/// Row k of B at the thread's column, read where k is below the chunk's
+/// row bound.
+RowSource getBoundedRow(KernelIRBuilder &kb, const CopySetup &s, Value k) {
+  return {kb.offsetBytes(s.source, kb.mul(kb.zext64(k), s.ldBytes)),
+          kb.select(kb.ult(k, s.kLimit), kb.c32(16), kb.c32(0))};
 }
 
 /// The prmt selector that picks, from a group's 8 bytes, the 4 at the
@@ -195,14 +216,45 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     Value shift;
     if (rowsPerThread < 4)
       shift = kb.mul(kb.bitAnd(s.at.firstRow, kb.c32(3)), kb.c32(8));
+    auto wordOf = [&](int64_t q) {
+      Value word = words[q / 4];
+      return shift ? kb.shru(word, shift) : word;
+    };
+    // The column-loc byte of row q, zero-extended by one prmt.
+    auto offsetOf = [&](Value word, int64_t q) {
+      return kb.permuteBytes(word, kb.c32(0), kb.c32(0x4440 + q % 4));
+    };
+    int64_t k = op.getMatrix().getDimSize(1);
+    if (k % (kGroupsPerPair * m) != 0 || !llvm::isPowerOf2_64(m)) {
+      // Pairs run past K: each row is checked against it.
+      emitRowCopies(kb, ring, layout, adaptor.getRing().front(), s,
+                    [&](int64_t q) {
+                      Value row = kb.add(kb.add(pairK, kb.c32(q / 4 * m)),
+                                         offsetOf(wordOf(q), q));
+                      return getBoundedRow(kb, s, row);
+                    });
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // Every pair is whole: a group's rows lie below K whatever its word
+    // holds once each byte is masked to the group (M is a power of two),
+    // so no row needs a bound, only the chunk its column bound. Each group
+    // gets its first row's address; a row adds its offset times the pitch.
+    Value bytes = kb.select(s.columnValid, kb.c32(16), kb.c32(0));
+    SmallVector<Value> groupWords, groupRows;
+    for (int64_t j = 0; j * 4 < rowsPerThread; ++j) {
+      groupWords.push_back(
+          kb.bitAnd(wordOf(4 * j), kb.c32(0x01010101 * (m - 1))));
+      Value first = kb.add(pairK, kb.c32(j * m));
+      groupRows.push_back(
+          kb.offsetBytes(s.source, kb.mul(kb.zext64(first), s.ldBytes)));
+    }
     emitRowCopies(
         kb, ring, layout, adaptor.getRing().front(), s, [&](int64_t q) {
-          Value word = words[q / 4];
-          if (shift)
-            word = kb.shru(word, shift);
-          Value offset =
-              kb.bitAnd(kb.shru(word, kb.c32(8 * (q % 4))), kb.c32(255));
-          return kb.add(kb.add(pairK, kb.c32(q / 4 * m)), offset);
+          Value offset = offsetOf(groupWords[q / 4], q);
+          return RowSource{kb.offsetBytes(groupRows[q / 4],
+                                          kb.mul(kb.zext64(offset), s.ldBytes)),
+                           bytes};
         });
     rewriter.eraseOp(op);
     return success();
@@ -225,7 +277,9 @@ struct CopyTileLowering : OpConversionPattern<CopyTileOp> {
                      adaptor.getRowBound().front());
     Value firstK = kb.add(adaptor.getRow().front(), s.at.firstRow);
     emitRowCopies(kb, ring, op.getLayout(), adaptor.getRing().front(), s,
-                  [&](int64_t q) { return kb.add(firstK, kb.c32(q)); });
+                  [&](int64_t q) {
+                    return getBoundedRow(kb, s, kb.add(firstK, kb.c32(q)));
+                  });
     rewriter.eraseOp(op);
     return success();
   }

@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 #include "vnm/Format/FragmentGeometry.h"
 #include "vnm/Format/StorageShape.h"
@@ -101,36 +102,73 @@ struct LoadSparseALowering : OpConversionPattern<LoadSparseAOp> {
     // the pair, m16 tile).
     SmallVector<Value> words;
     SmallVector<Value> rowTile(tiles.m);
+    // The fragment arrays hold whole V blocks. A tile of an M = 4 kernel
+    // may span V blocks and reach past them: its rows there are never
+    // stored, so they read the last row tile.
+    bool clamped = type.getRows() > encoding.getV();
     for (int64_t mt = 0; mt < tiles.m; ++mt) {
       Value firstRow = kb.add(
           row, kb.add(kb.mul(at.warpM, kb.c32(tiles.m * 16)), kb.c32(mt * 16)));
-      // The fragment arrays hold whole V blocks. A tile of an M = 4 kernel
-      // may span V blocks and reach past them: its rows there are never
-      // stored, so they read the last row tile.
       rowTile[mt] = kb.shru(firstRow, kb.c32(4));
-      if (type.getRows() > encoding.getV())
+      if (clamped)
         rowTile[mt] = kb.minu(rowTile[mt], kb.c32(geometry.rowTiles - 1));
-      Value unit = kb.add(
-          kb.mul(rowTile[mt], kb.c32(geometry.metaUnitsPerRowTile())), pair);
-      Value word = kb.add(kb.mul(unit, kb.c32(format::kWarpLanes)), at.lane);
-      words.push_back(kb.loadWordsHere(kb.elementAddress(meta, word, 4), 1)[0]);
+    }
+    // The address of an array's element `pairIndex + constant` in the
+    // thread's lanes of row tile mt, where `laneIndex(mt)` is the first of
+    // them: the thread's part, the pair's and the constant are separate
+    // 64-bit offsets, so that the loop's strength reduction sees the
+    // pair's as a multiple of the induction variable, and an unrolled
+    // loop's copies address one pointer with immediate offsets. Unclamped,
+    // the warp's row tiles are consecutive (its first row is a multiple of
+    // 16), so tile mt is a constant past tile 0.
+    auto fragmentAddress = [&](Value array, int64_t bytes,
+                               function_ref<Value(int64_t mt)> laneIndex,
+                               int64_t rowTileElements, int64_t mt,
+                               Value pairIndex, int64_t constant) {
+      Value thread =
+          clamped
+              ? kb.elementAddress(array, laneIndex(mt), bytes)
+              : kb.offsetBytes(kb.elementAddress(array, laneIndex(0), bytes),
+                               kb.c64(mt * rowTileElements * bytes));
+      return kb.offsetBytes(kb.elementAddress(thread, pairIndex, bytes),
+                            kb.c64(constant * bytes));
+    };
+    int64_t metaRowTileWords =
+        geometry.metaUnitsPerRowTile() * format::kWarpLanes;
+    for (int64_t mt = 0; mt < tiles.m; ++mt) {
+      auto laneWord = [&](int64_t t) {
+        return kb.add(kb.mul(rowTile[t], kb.c32(metaRowTileWords)), at.lane);
+      };
+      Value pairWord = kb.mul(pair, kb.c32(format::kWarpLanes));
+      words.push_back(kb.loadWordsHere(
+          fragmentAddress(meta, 4, laneWord, metaRowTileWords, mt, pairWord, 0),
+          1)[0]);
     }
     int64_t kTiles = type.getCols() / layout.getInstrK();
+    int64_t rowTileValues = geometry.kTiles * geometry.valuesPerTile();
     for (int64_t kk = 0; kk < kTiles; ++kk) {
       Value kTile = kb.add(kb.mul(pair, kb.c32(kTiles)), kb.c32(kk));
       for (int64_t mt = 0; mt < tiles.m; ++mt) {
+        if (!packedNibbles && !dequantizeTo) {
+          auto laneIndex = [&](int64_t t) {
+            return kb.add(kb.mul(rowTile[t], kb.c32(rowTileValues)),
+                          kb.mul(at.lane, kb.c32(geometry.valuesPerLane)));
+          };
+          Value pairIndex =
+              kb.mul(pair, kb.c32(kTiles * geometry.valuesPerTile()));
+          llvm::append_range(
+              words,
+              kb.loadWordsHere(fragmentAddress(values, elementBytes, laneIndex,
+                                               rowTileValues, mt, pairIndex,
+                                               kk * geometry.valuesPerTile()),
+                               4));
+          continue;
+        }
         Value tile =
             kb.add(kb.mul(rowTile[mt], kb.c32(geometry.kTiles)), kTile);
         Value elementIndex =
             kb.add(kb.mul(tile, kb.c32(geometry.valuesPerTile())),
                    kb.mul(at.lane, kb.c32(geometry.valuesPerLane)));
-        if (!packedNibbles && !dequantizeTo) {
-          llvm::append_range(
-              words,
-              kb.loadWordsHere(
-                  kb.elementAddress(values, elementIndex, elementBytes), 4));
-          continue;
-        }
         // The lane's values as i8 words (4 per word): i4's packed bytes
         // widened, i8 as stored.
         int64_t storedBytes = geometry.valuesPerLane / (packedNibbles ? 2 : 1);
@@ -219,8 +257,16 @@ struct LoadBLowering : OpConversionPattern<LoadBOp> {
       return failure();
     KernelIRBuilder kb(rewriter, op.getLoc());
     WarpTiles tiles = getWarpTiles(layout, type.getRows(), type.getCols());
-    Value slotBase = getSlotOffset(kb, ring, adaptor.getSlot().front());
-    Value shared = adaptor.getRing().front();
+    // A constant slot (a K loop unrolled by the ring depth) is the
+    // immediate offset of every ldmatrix; a variable one joins the lane's
+    // swizzled offset, as the copies' (CopyLowering.cpp).
+    Value slot = adaptor.getSlot().front();
+    Value slotOffset = getSlotOffset(kb, ring, slot);
+    bool constantSlot = matchPattern(slot, m_Constant());
+    Value shared = constantSlot
+                       ? kb.offsetBytes(adaptor.getRing().front(), slotOffset)
+                       : adaptor.getRing().front();
+    Value slotBase = constantSlot ? kb.c32(0) : slotOffset;
     int64_t offset = op.getOffsetAttr().getInt();
     SmallVector<Value> registers;
     if (op.getColloc()) {

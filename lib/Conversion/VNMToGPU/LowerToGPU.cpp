@@ -180,6 +180,8 @@ struct ChooseConfigPass
       return reject("warp-rows must be 0, 32 or 64");
     if (stages != 0 && (stages < 2 || stages > 6))
       return reject("stages must be 0 or in [2, 6]");
+    if (unroll < 0 || unroll > 12)
+      return reject("unroll must be 0 or in [1, 12]");
     if (clusterRows != 0 && clusterRows != 1 && clusterRows != 2 &&
         clusterRows != 4 && clusterRows != 8)
       return reject("cluster-rows must be 0, 1, 2, 4 or 8");
@@ -219,8 +221,8 @@ struct ChooseConfigPass
     // N = 512, against 0.57-0.67x and 0.50x for the token-major mma.sp 2:4
     // kernels.
     // Tiling options of the mma.sp kernels keep auto on them.
-    bool mmaSpTiling =
-        blockRows || warpRows || warpsN || stages || blocksPerSM != -1;
+    bool mmaSpTiling = blockRows || warpRows || warpsN || stages ||
+                       blocksPerSM != -1 || unroll;
     bool autoHopper = recipe == "auto" && chip == "sm_90a" && !mmaSpTiling;
     bool warpSpecializedRecipe = recipe == "wgmma-sp-ws" || autoHopper;
     if (as24 == 1 && !warpSpecializedRecipe)
@@ -235,6 +237,7 @@ struct ChooseConfigPass
     options.warpsN = warpsN;
     options.stages = stages;
     options.blocksPerSM = blocksPerSM;
+    options.unroll = unroll;
     options.clusterRows = clusterRows;
 
     DominanceInfo &dominance = getAnalysis<DominanceInfo>();

@@ -222,6 +222,8 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
   if (cfg.minBlocksPerSM > 0)
     func->setAttr("nvvm.minctasm",
                   builder.getI32IntegerAttr(cfg.minBlocksPerSM));
+  if (cfg.unroll > 1)
+    func->setAttr(kUnrollAttrName, builder.getI64IntegerAttr(cfg.unroll));
   // Consecutive row blocks (grid y) as one cluster: `.reqnctapercluster`,
   // so that a plain launch makes the clusters.
   if (cfg.clusterRows > 1)

@@ -91,6 +91,8 @@ struct SpmmKernelConfig {
   int64_t blockM = 64, blockN = 128, warpsM = 2, warpsN = 2, stages = 3;
   /// Resident blocks per multiprocessor to ask ptxas for (0: its choice).
   int64_t minBlocksPerSM = 0;
+  /// The factor vnm-unroll-kernel-loops unrolls the K loop by (1: none).
+  int64_t unroll = 1;
   /// Consecutive row blocks launched as one cluster (sm_90a; 1: none).
   int64_t clusterRows = 1;
 
@@ -129,6 +131,7 @@ struct SpmmKernelConfig {
     warpsN = config.getWarpsN();
     stages = config.getStages();
     minBlocksPerSM = config.getBlocksPerSM();
+    unroll = config.getUnroll();
     clusterRows = 1;
   }
   int64_t groups() const { return (cols + m - 1) / m; }
@@ -178,7 +181,7 @@ bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
 /// Tiling asked for by pass options; 0 (-1 for blocksPerSM) chooses.
 struct TilingOptions {
   int64_t blockRows = 0, blockCols = 0, warpRows = 0, warpsN = 0, stages = 0,
-          blocksPerSM = -1;
+          blocksPerSM = -1, unroll = 0;
   /// The warp-specialized sm_90a kernel (a producer warpgroup).
   bool warpSpecialized = false;
   /// Row blocks per cluster of the sm_90a kernels; 0 chooses.

@@ -18,6 +18,7 @@
 // CHECK: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];", "=r,l"
 // CHECK-NOT: llvm.inline_asm
 // CHECK: %[[LIMIT:.*]] = arith.select %{{.*}}, %c4000_i32, %c0_i32
+// CHECK: nvvm.prmt <default> %c17472_i32, %{{.*}}, %c0_i32
 // CHECK: %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %[[LIMIT]]
 // CHECK: %[[SIZE:.*]] = arith.select %[[VALID]], %c16_i32, %c0_i32
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]]
@@ -32,6 +33,47 @@ gpu.module @m8 {
         : memref<?xi32> -> !cl8
     vnm_gpu.gather %rhs[%pair, %col] via %cl bounds(%n) ld(%ld)
         into %ring[%slot] {matrix = !w} : memref<?xf16>, !cl8, !ring
+    gpu.return
+  }
+}
+
+// K = 4096 is whole pairs of 16 groups of 8: every row a group's word can
+// name lies below K once its bytes are masked to the group (M - 1 = 7 in
+// each byte), so no row is checked, only the thread's column against N
+// (one source size for all 8 copies). A row's address is its group's
+// first row's plus the prmt-extracted byte (selectors 0x4440 + i) times
+// the pitch. A constant slot (2: 32768 bytes) is an offset of the ring
+// apart from the rows' swizzled offsets.
+// CHECK-LABEL: gpu.func @gather_whole_pairs
+// CHECK: %[[SIZE:.*]] = arith.select %{{.*}}, %c16_i32, %c0_i32
+// CHECK: %[[WORD0:.*]] = arith.andi %{{.*}}, %c117901063_i32
+// CHECK: %[[WORD1:.*]] = arith.andi %{{.*}}, %c117901063_i32
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[32768]
+// CHECK-NOT: arith.cmpi
+// CHECK: nvvm.prmt <default> %c17472_i32, %[[WORD0]], %c0_i32
+// CHECK: %[[TO:.*]] = llvm.getelementptr %[[SLOT]][%{{.*}}]
+// CHECK: nvvm.cp.async.shared.global %[[TO]], %{{.*}}, 16, cache = cg, %[[SIZE]]
+// CHECK: nvvm.prmt <default> %c17473_i32, %[[WORD0]], %c0_i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]]
+// CHECK: nvvm.prmt <default> %c17474_i32, %[[WORD0]], %c0_i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]]
+// CHECK: nvvm.prmt <default> %c17475_i32, %[[WORD0]], %c0_i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]]
+// CHECK: nvvm.prmt <default> %c17472_i32, %[[WORD1]], %c0_i32
+// CHECK-NOT: arith.cmpi
+// CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]]
+// CHECK-NEXT: nvvm.cp.async.commit.group
+!wfull = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>
+gpu.module @whole {
+  gpu.func @gather_whole_pairs(%colidx: memref<?xi32>, %rhs: memref<?xf16>,
+                               %row: i32, %pair: i32, %col: i32, %n: i32,
+                               %ld: i32) kernel {
+    %slot = arith.constant 2 : i32
+    %ring = vnm_gpu.alloc_ring : !ring
+    %cl = vnm_gpu.load_colloc %colidx[%row, %pair] {matrix = !wfull}
+        : memref<?xi32> -> !cl8
+    vnm_gpu.gather %rhs[%pair, %col] via %cl bounds(%n) ld(%ld)
+        into %ring[%slot] {matrix = !wfull} : memref<?xf16>, !cl8, !ring
     gpu.return
   }
 }

@@ -11,19 +11,38 @@
 // 64 rows over 2 warp rows: 2 m16 tiles per warp, so 2 metadata words and
 // 2 x 2 16-byte value loads per lane, that stay where they are issued. The
 // fragment arrays of 4096 x 4096 (64:2:8) have 64 k-tiles: metadata word
-// (row tile * 32 + pair) * 32 + lane, values (row tile * 64 + k-tile) * 256
-// + lane * 8. B: one ldmatrix.x4.trans per n8 tile of the warp (128
-// columns over 2 warp columns: 8), lane l at row l of the k-tile;
-// offset(32) starts 32 rows (8192 bytes) into the slot.
+// row tile * 1024 + lane + pair * 32, values row tile * 16384 + lane * 8 +
+// pair * 512 + k-tile of the pair * 256. The thread's part, the pair's and
+// the constant are separate byte offsets (a loop's strength reduction
+// makes one pointer of them); the warp's second m16 tile is the next row
+// tile, a constant 4096 (metadata) or 32768 (values) bytes on. B: one
+// ldmatrix.x4.trans per n8 tile of the warp (128 columns over 2 warp
+// columns: 8), lane l at row l of the k-tile; offset(32) starts 32 rows
+// (8192 bytes) into the slot, whose variable offset (slot * 16384) joins
+// the lane's swizzled one.
 // CHECK-LABEL: gpu.func @fragments
-// CHECK: arith.muli %{{.*}}, %c32_i32
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
-// CHECK: arith.muli %{{.*}}, %c64_i32
-// CHECK: arith.muli %{{.*}}, %c256_i32
+// CHECK-DAG: %[[PAIRWORD:.*]] = arith.muli %arg2, %c32_i32
+// CHECK-DAG: arith.muli %{{.*}}, %c1024_i32
+// CHECK: %[[PAIRWORD64:.*]] = arith.extui %[[PAIRWORD]]
+// CHECK: %[[PAIRBYTES:.*]] = arith.muli %[[PAIRWORD64]], %c4_i64
+// CHECK: %[[META0:.*]] = llvm.getelementptr %{{.*}}[%[[PAIRBYTES]]]
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];", "=r,l" %[[META0]]
+// CHECK: llvm.getelementptr %{{.*}}[4096]
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
+// CHECK-DAG: arith.muli %arg2, %c512_i32
+// CHECK-DAG: arith.muli %{{.*}}, %c16384_i32
 // CHECK: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l"
-// CHECK-COUNT-3: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
+// CHECK: llvm.getelementptr %{{.*}}[32768]
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
+// CHECK: %[[K1:.*]] = llvm.getelementptr %{{.*}}[512]
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32 {{.*}} %[[K1]]
+// CHECK: llvm.getelementptr %{{.*}}[32768]
+// CHECK: llvm.getelementptr %{{.*}}[512]
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
 // CHECK-NOT: arith.minui
-// CHECK: arith.addi %{{.*}}, %c8192_i32
+// CHECK: %[[SLOT:.*]] = arith.muli %arg2, %c16384_i32
+// CHECK: %[[LANE:.*]] = arith.addi %[[SLOT]], %{{.*}}
+// CHECK: arith.addi %[[LANE]], %c8192_i32
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-COUNT-7: nvvm.ldmatrix
 // CHECK-NOT: nvvm.ldmatrix
@@ -36,6 +55,34 @@ gpu.module @m {
     %b = vnm_gpu.load_b %ring[%i] offset(32) : !ring -> !vnm_gpu.b_frag<32x128xf16, #L>
     %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #L>
     %acc = vnm_gpu.mma_sp %a[1], %b, %z : !vnm_gpu.sparse_a<64x64xf16, #L>,
+        !vnm_gpu.b_frag<32x128xf16, #L>, !vnm_gpu.acc<64x128xf32, #L>
+    vnm_gpu.epilogue %acc into %out[%i, %i] bounds(4096, %i) ld(%i)
+        : !vnm_gpu.acc<64x128xf32, #L>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// A constant slot (a K loop unrolled by the ring depth) is a byte offset
+// of the ring apart from the lane's swizzled offset, which stays the same
+// for every slot: slot 2 is 32768 bytes on.
+// CHECK-LABEL: gpu.func @constant_slot
+// CHECK: %[[RING:.*]] = llvm.mlir.addressof @constant_slot_ring
+// CHECK: %[[SLOT2:.*]] = llvm.getelementptr %[[RING]][32768]
+// CHECK-NOT: arith.muli %{{.*}}, %c16384_i32
+// CHECK: %[[AT:.*]] = llvm.getelementptr %[[SLOT2]][%{{.*}}]
+// CHECK: nvvm.ldmatrix %[[AT]]
+// CHECK-COUNT-7: nvvm.ldmatrix
+// CHECK-NOT: nvvm.ldmatrix
+gpu.module @constant_slot {
+  gpu.func @constant_slot(%values: memref<?xf16>, %meta: memref<?xi32>, %i: i32,
+                          %out: memref<?xf32>) kernel {
+    %c2 = arith.constant 2 : i32
+    %ring = vnm_gpu.alloc_ring : !ring
+    %a = vnm_gpu.load_sparse_a %values, %meta[%i, %i] {matrix = !w}
+        : memref<?xf16>, memref<?xi32> -> !vnm_gpu.sparse_a<64x64xf16, #L>
+    %b = vnm_gpu.load_b %ring[%c2] offset(0) : !ring -> !vnm_gpu.b_frag<32x128xf16, #L>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #L>
+    %acc = vnm_gpu.mma_sp %a[0], %b, %z : !vnm_gpu.sparse_a<64x64xf16, #L>,
         !vnm_gpu.b_frag<32x128xf16, #L>, !vnm_gpu.acc<64x128xf32, #L>
     vnm_gpu.epilogue %acc into %out[%i, %i] bounds(4096, %i) ld(%i)
         : !vnm_gpu.acc<64x128xf32, #L>, memref<?xf32>
@@ -65,8 +112,9 @@ gpu.module @clamped {
 
 // The 8-bit class (i8, m16n8k64): one metadata word per lane per m16 tile
 // and k-tile (4096 x 4096 at 64:2:4 has 64 k-tiles of 16 groups: word
-// (row tile * 64 + k-tile) * 32 + lane) and 16 bytes of values (tile * 512
-// + lane * 16). B from a token-major slot (128 tokens x 64 bytes of K,
+// row tile * 2048 + lane + k-tile * 32) and 16 bytes of values (row tile *
+// 32768 + lane * 16 + k-tile * 512), the second m16 tile a constant 8192
+// (metadata) or 32768 (values) bytes on. B from a token-major slot (128 tokens x 64 bytes of K,
 // k_contiguous): one ldmatrix.x4 without .trans per n8 tile; lane l
 // addresses token 8 nt + (l & 7) at chunk l >> 3, and the next n8 tile is
 // 8 rows (512 bytes) on, with the same swizzle phase.
@@ -74,12 +122,17 @@ gpu.module @clamped {
 #L8 = #vnm_gpu.mma<mma_sp_m16n8k64, warps = [2, 2]>
 !ring8 = !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
 // CHECK-LABEL: gpu.func @int8
-// CHECK: arith.muli %{{.*}}, %c64_i32
-// CHECK: arith.muli %{{.*}}, %c32_i32
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
+// CHECK-DAG: arith.muli %arg2, %c32_i32
+// CHECK-DAG: arith.muli %{{.*}}, %c2048_i32
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
+// CHECK: llvm.getelementptr %{{.*}}[8192]
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.b32 $0, [$1];"
+// CHECK-DAG: arith.muli %arg2, %c512_i32
 // CHECK-DAG: arith.muli %{{.*}}, %c16_i32
-// CHECK-DAG: arith.muli %{{.*}}, %c512_i32
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
+// CHECK-DAG: arith.muli %{{.*}}, %c32768_i32
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
+// CHECK: llvm.getelementptr %{{.*}}[32768]
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.v4.b32
 // CHECK-NOT: ld.global.nc
 // CHECK: arith.shrui %{{.*}}, %c3_i32
 // CHECK: arith.shrui %{{.*}}, %c1_i32

@@ -11,6 +11,8 @@
 // RUN: not vnm-opt %s --vnm-choose-config="block-cols=256" 2>&1 | FileCheck %s --check-prefix=COLS-MMA
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90 recipe=wgmma-sp" 2>&1 | FileCheck %s --check-prefix=WGMMA
 // RUN: not vnm-opt %s --vnm-choose-config="blocks-per-sm=33" 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: not vnm-opt %s --vnm-choose-config="unroll=13" 2>&1 | FileCheck %s --check-prefix=UNROLL
+// RUN: not vnm-opt %s --vnm-choose-config="unroll=-1" 2>&1 | FileCheck %s --check-prefix=UNROLL
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp cluster-rows=3" 2>&1 | FileCheck %s --check-prefix=CLUSTER
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a cluster-rows=2" 2>&1 | FileCheck %s --check-prefix=CLUSTER-MMA
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a as-2-4=2" 2>&1 | FileCheck %s --check-prefix=AS24
@@ -23,6 +25,7 @@
 // COLS: error: vnm-choose-config: warps-n must be 0, 2 or 4
 // STAGES: error: vnm-choose-config: stages must be 0 or in [2, 6]
 // BLOCKS: error: vnm-choose-config: blocks-per-sm must be -1 (choose), 0 (ptxas's choice) or in [1, 32]
+// UNROLL: error: vnm-choose-config: unroll must be 0 or in [1, 12]
 // BLOCK-COLS: error: vnm-choose-config: block-cols must be 0, 128 or 256
 // COLS-MMA: error: vnm-choose-config: block-cols=256 needs recipe=wgmma-sp or wgmma-sp-ws (the mma.sp kernels have 128-column block tiles)
 // RECIPE: error: vnm-choose-config: recipe 'fastest' must be auto, mma-sp, wgmma-sp or wgmma-sp-ws

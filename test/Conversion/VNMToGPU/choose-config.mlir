@@ -5,6 +5,8 @@
 // RUN: vnm-opt %s --vnm-choose-config="block-rows=64 warps-n=4 blocks-per-sm=2" | FileCheck %s --check-prefix=OPTIONS
 // RUN: vnm-opt %s --vnm-choose-config="blocks-per-sm=0" | FileCheck %s --check-prefix=PTXAS
 // RUN: vnm-opt %s --vnm-choose-config="warp-rows=64" | FileCheck %s --check-prefix=WARP64
+// RUN: vnm-opt %s --vnm-choose-config="unroll=1" | FileCheck %s --check-prefix=ROLLED
+// RUN: vnm-opt %s --vnm-choose-config="unroll=6 blocks-per-sm=2" | FileCheck %s --check-prefix=UNROLL6
 // sm_90a: mma.sp by default (recipe=auto, measured faster), the wgmma.sp
 // recipe for these f16 weights when asked for.
 // RUN: vnm-opt %s --vnm-choose-config=chip=sm_90a | FileCheck %s --check-prefix=AUTO-HOPPER
@@ -27,18 +29,18 @@
 !m4odd = tensor<1152x256xf16, #vnm.encoding<v = 16, n = 2, m = 4>>
 
 // DEFAULT-LABEL: func @spmms
-// V a multiple of 128: 128-row tiles, whatever R, and 16 warps per
-// multiprocessor (two blocks of 8 warps).
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
-// V = 64: 64-row tiles, four blocks of 4 warps.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
+// V a multiple of 128: 128-row tiles, whatever R; the K loop unrolled by the
+// ring's 3 stages, with registers left to ptxas.
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>}
+// V = 64: 64-row tiles.
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3>}
 // A config on the op is kept.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
 // M = 4: 128-row tiles even for V = 16.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>}
 // Storage ops on memrefs too.
-// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
+// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
 
 // OPTIONS-LABEL: func @spmms
 // OPTIONS-COUNT-3: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
@@ -51,16 +53,26 @@
 // WARP64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // WARP64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
 
+// unroll=1: the rolled K loop, with 16 warps per multiprocessor (128
+// registers), as before the unrolling.
+// ROLLED-LABEL: func @spmms
+// ROLLED-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
+// ROLLED: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
+// An unroll factor asked for is kept with the registers asked for.
+// UNROLL6-LABEL: func @spmms
+// UNROLL6-COUNT-3: stages = 3, blocks_per_sm = 2, unroll = 6>
+// UNROLL6: blocks_per_sm = 1>
+
 // auto on sm_90a: the warp-specialized kernel for 2:4; the V:2:8 weights
 // keep mma.sp, as N (64) is static and small (as-2-4.mlir); a config on
 // the op is kept.
 // AUTO-HOPPER-LABEL: func @spmms
-// AUTO-HOPPER-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
-// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
+// AUTO-HOPPER-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
-// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
 // as-2-4=1: the V:2:8 weights run as 2:4 whatever N.
 // AUTO-HOPPER-24-LABEL: func @spmms
 // AUTO-HOPPER-24-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
@@ -104,11 +116,11 @@
 // HOPPER-OPTIONS-LABEL: func @spmms
 // HOPPER-OPTIONS-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 3>
 
-// blocks-per-sm=0 leaves the registers to ptxas.
+// blocks-per-sm=0 leaves the registers to ptxas (as the default does).
 // PTXAS-LABEL: func @spmms
-// PTXAS-COUNT-3: stages = 3, blocks_per_sm = 0>
+// PTXAS-COUNT-3: stages = 3, blocks_per_sm = 0, unroll = 3>
 // PTXAS: blocks_per_sm = 1>
-// PTXAS-COUNT-2: stages = 3, blocks_per_sm = 0>
+// PTXAS-COUNT-2: stages = 3, blocks_per_sm = 0, unroll = 3>
 func.func @spmms(%a: !big, %b: !small, %c: !v64, %x: tensor<256x64xf16>,
                  %d: !m4, %e: !m4odd,
                  %v: memref<4096x64xf16>, %ci: memref<32x32x4xi8>,

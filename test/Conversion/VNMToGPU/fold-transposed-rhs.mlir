@@ -12,8 +12,8 @@
 // DEFAULT-LABEL: func.func @two_readers
 // DEFAULT: linalg.transpose
 // DEFAULT-NOT: memref.transpose
-// DEFAULT: blocks_per_sm = 4>
-// DEFAULT: blocks_per_sm = 4>
+// DEFAULT: blocks_per_sm = 0, unroll = 3>
+// DEFAULT: blocks_per_sm = 0, unroll = 3>
 // CHECK-LABEL: func.func @two_readers
 // CHECK-SAME: %[[X:[^:]*]]: memref<?x256xf16>
 // CHECK-NOT: linalg.transpose
@@ -21,7 +21,8 @@
 // CHECK-NOT: memref.alloc(%{{.*}}) : memref<256x?xf16>
 // vnm-choose-config tiles the readers of such a copy for the token-major
 // kernel: at M = 8 its ring (96 KiB) allows two blocks per multiprocessor,
-// so registers are left to ptxas (blocks_per_sm = 0).
+// so registers are left to ptxas (blocks_per_sm = 0); its K loop, which
+// selects B fragments in registers, stays rolled (unrolled, it spills).
 // CHECK: vnm.storage.spmm ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[T]] : {{.*}} blocks_per_sm = 0>
 // CHECK: vnm.storage.spmm ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[T]] : {{.*}} blocks_per_sm = 0>
 // CHECK-NOT: memref.dealloc
@@ -83,7 +84,7 @@ func.func @int8(%v: memref<128x64xi8>, %c: memref<2x32x4xi8>,
 // CHECK-LABEL: func.func @m16
 // CHECK: linalg.transpose
 // CHECK-NOT: memref.transpose
-// CHECK: blocks_per_sm = 4>
+// CHECK: blocks_per_sm = 0, unroll = 3>
 func.func @m16(%v: memref<128x32xf16>, %c: memref<2x16x4xi8>,
                %m: memref<128x32xi8>, %x: memref<?x256xf16>) -> memref<128x?xf16> {
   %c0 = arith.constant 0 : index

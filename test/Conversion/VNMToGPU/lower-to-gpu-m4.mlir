@@ -14,7 +14,7 @@
 // CHECK-SAME: v = 16
 // CHECK: gpu.func @spmm_0
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
-// CHECK-SAME: nvvm.minctasm = 2 : i32
+// CHECK-SAME: vnm_gpu.unroll = 3 : i64
 // CHECK: scf.for
 // CHECK-NOT: vnm_gpu.load_colloc
 // CHECK: %[[PAIR:.*]] = arith.index_cast

@@ -13,7 +13,7 @@
 // CHECK-SAME: params = ["frag_values", "frag_meta", "colidx", "rhs", "out", "bias", "weight_scales", "n", "ldb", "ldc"]
 // CHECK-SAME: rhs_layout = "k_by_n"
 // CHECK-SAME: rhs_type = "f16"
-// CHECK: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>
+// CHECK: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
 // CHECK: gpu.func @spmm_0(%{{.*}}: memref<?xi8> {vnm_gpu.param = "frag_values"}
 // CHECK: vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16
 // CHECK: vnm_gpu.gather %{{.*}} {matrix = tensor<1000x259xi8, #vnm.encoding<v = 64, n = 2, m = 8>>} : memref<?xf16>

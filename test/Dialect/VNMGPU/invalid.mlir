@@ -630,6 +630,16 @@ func.func private @config_c4_low() attributes {cfg = #vnm_gpu.mma_sp_tiling<bloc
 // expected-error @+1 {{#vnm_gpu.mma_sp_tiling (C5): blocks_per_sm must be in [0, 32], got -1}}
 func.func private @config_c5() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = -1>}
 
+// -----
+
+// expected-error @+1 {{#vnm_gpu.mma_sp_tiling (C6): unroll must be in [1, 12], got 0}}
+func.func private @config_c6_low() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 0>}
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.mma_sp_tiling (C6): unroll must be in [1, 12], got 13}}
+func.func private @config_c6_high() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 13>}
+
 //===----------------------------------------------------------------------===//
 // sampled_store
 //===----------------------------------------------------------------------===

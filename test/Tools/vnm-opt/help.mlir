@@ -6,6 +6,7 @@
 // CHECK-DAG: --vnm-lower-to-loops {{ *}}- Lower vnm storage ops on memrefs to loops and runtime calls
 // CHECK-DAG: --vnm-lower-to-gpu {{ *}}- Build the vnm_gpu tile program of each vnm.storage.spmm
 // CHECK-DAG: --vnm-pipeline-kernels {{ *}}- Software-pipeline the K loops of tile programs
+// CHECK-DAG: --vnm-unroll-kernel-loops {{ *}}- Unroll pipelined K loops so that ring slots become constants
 // CHECK-DAG: --convert-vnm-gpu-to-nvvm {{ *}}- Lower vnm_gpu tile programs to NVVM
 // CHECK-DAG: --vnm-choose-config {{ *}}- Pick the GPU kernel tiling (vnm.config) of each spmm
 // CHECK-DAG: --vnm-dump-kernels {{ *}}- Write GPU binaries and launch contracts to files

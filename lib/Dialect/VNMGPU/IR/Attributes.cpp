@@ -151,7 +151,8 @@ CopyLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 MmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t blockRows, int64_t blockCols, int64_t warpsM,
-                        int64_t warpsN, int64_t stages, int64_t blocksPerSM) {
+                        int64_t warpsN, int64_t stages, int64_t blocksPerSM,
+                        int64_t unroll) {
   if ((blockRows != 64 && blockRows != 128) || blockCols != 128)
     return emitError() << "#vnm_gpu.mma_sp_tiling (C1): block must be "
                           "[64, 128] or [128, 128], got ["
@@ -177,6 +178,12 @@ MmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#vnm_gpu.mma_sp_tiling (C5): blocks_per_sm must be "
                           "in [0, 32], got "
                        << blocksPerSM;
+  // Each copy of the loop body holds its own fragments and addresses;
+  // beyond two rings of six slots the code only grows.
+  if (unroll < 1 || unroll > 12)
+    return emitError() << "#vnm_gpu.mma_sp_tiling (C6): unroll must be in "
+                          "[1, 12], got "
+                       << unroll;
   return success();
 }
 

@@ -37,6 +37,11 @@ namespace vnm::vnm_gpu {
 /// contracts list parameters by these names.
 inline constexpr llvm::StringLiteral kParamAttrName = "vnm_gpu.param";
 
+/// The kernel attribute (an integer) by which vnm-unroll-kernel-loops
+/// unrolls the kernel's pipelined K loop; vnm-lower-to-gpu copies it from
+/// the tiling.
+inline constexpr llvm::StringLiteral kUnrollAttrName = "vnm_gpu.unroll";
+
 /// Whether the kernel parameter `arg` is read by the TMA: the `src` of a
 /// vnm_gpu.tma_copy_tile (by the op's C3, nothing else reads it), or the
 /// values or metadata of a vnm_gpu.stage_sparse_a without a copy layout.

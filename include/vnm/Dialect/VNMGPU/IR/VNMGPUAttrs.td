@@ -141,22 +141,27 @@ def VNMGPU_MmaSpTilingAttr : VNMGPU_Attr<"MmaSpTiling", "mma_sp_tiling",
     The recipe of the `mma.sp` m16n8k32 spmm kernels (sm_80, sm_90), put on
     `vnm.spmm` or `vnm.storage.spmm` as the discardable attribute
     `vnm.config`: a block tile of `block` rows and columns, a grid of
-    `warps`, a ring of `stages` slots, and the resident blocks per
-    multiprocessor asked of ptxas (0: its choice). `vnm-choose-config` sets
-    it where it is missing; `vnm-lower-to-gpu` builds the tile program from
-    it. See docs/spec.md (section 5) and docs/gpu.md.
+    `warps`, a ring of `stages` slots, the resident blocks per
+    multiprocessor asked of ptxas (0: its choice), and the factor by which
+    `vnm-unroll-kernel-loops` unrolls the pipelined K loop (1: not
+    unrolled; a multiple of `stages` makes every ring slot a constant).
+    `vnm-choose-config` sets it where it is missing; `vnm-lower-to-gpu`
+    builds the tile program from it. See docs/spec.md (section 5) and
+    docs/gpu.md.
 
     ```mlir
     #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>
+    #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
     ```
   }];
   let parameters = (ins "int64_t":$blockRows, "int64_t":$blockCols,
                         "int64_t":$warpsM, "int64_t":$warpsN,
-                        "int64_t":$stages, "int64_t":$blocksPerSM);
+                        "int64_t":$stages, "int64_t":$blocksPerSM,
+                        DefaultValuedParameter<"int64_t", "1">:$unroll);
   let assemblyFormat = [{
     `<` `block` `=` `[` $blockRows `,` $blockCols `]` `,` `warps` `=` `[`
     $warpsM `,` $warpsN `]` `,` `stages` `=` $stages `,` `blocks_per_sm` `=`
-    $blocksPerSM `>`
+    $blocksPerSM (`,` `unroll` `=` $unroll^)? `>`
   }];
 }
 
