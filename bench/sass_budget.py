@@ -3,8 +3,9 @@
 
 Compiles the kernels of the case matrix (bench/cases.py, the default
 tiling) with vnm-opt, assembles each with ptxas for sm_90 and counts, in
-the SASS of its K loops (nvdisasm; the whole kernel where ptxas unrolled
-the loop completely): instructions, instructions per HMMA and the
+the SASS of its K loops (nvdisasm; where the loop is unrolled completely,
+the span from the first MMA to the last, scope "span"): instructions,
+instructions per HMMA and the
 instructions of each category (sass_loop_stats.CATEGORIES), with ptxas's
 registers and spill bytes.
 
@@ -66,11 +67,12 @@ def measure(vnm_opt, ptxas, nvdisasm, version, key, tmp, token_major=False):
         os.path.join(tmp, name + ".cubin"))
     body = [line for loop in sass_loop_stats.loop_bodies(sass)
             for line in loop]
-    # A K loop that ptxas unrolled completely: the whole kernel is counted.
-    scope = "loop" if body else "kernel"
+    # A K loop unrolled completely: the span from the first MMA to the
+    # last is counted (the setup and the epilogue around it are not, as a
+    # loop's count leaves them out).
+    scope = "loop" if body else "span"
     if not body:
-        body = [line for line in sass if ";" in line and
-                sass_loop_stats.OPCODE.match(line)]
+        body = sass_loop_stats.mma_span(sass)
     counts = sass_loop_stats.categories(body)
     row = {"kernel": name, "ptxas": version, "registers": registers,
            "spill_bytes": spill_bytes, "scope": scope,

@@ -98,6 +98,16 @@ EXIT = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+EXIT\b")
 HGMMA_SHAPE = re.compile(r"HGMMA(?:\.SP)?\.64x(\d+)x")
 
 
+def mma_span(sass_lines):
+    """The instruction lines from a kernel's first MMA to its last: its K
+    loop where the loop is unrolled completely (by vnm-unroll-kernel-loops
+    or ptxas), without the setup before it and the epilogue after it, as a
+    loop body leaves them out."""
+    lines = [x for x in sass_lines if ";" in x and OPCODE.match(x)]
+    marks = [i for i, x in enumerate(lines) if MMA_OPCODE.search(x)]
+    return lines[marks[0]:marks[-1] + 1] if marks else []
+
+
 def m16n8k32_equivalents(body):
     """One warp's MMA work in the loop, in mma.sp m16n8k32 (or m16n8k64 for
     IMMA) units: 1 per HMMA/IMMA, N / 8 per HGMMA.64xNx32."""

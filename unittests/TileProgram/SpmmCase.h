@@ -45,6 +45,8 @@ struct SpmmCase {
   bool accumulate = false, bias = false;
   std::string activation = "none"; ///< none, relu or gelu
   int64_t blockRows = 64, warpRows = 32, warpsN = 2, stages = 3;
+  /// The K loop's unroll factor asked of vnm-choose-config (0: its choice).
+  int64_t unroll = 0;
   /// The chip vnm-choose-config tiles for: sm_90a runs the wgmma.sp recipe
   /// (recipe=wgmma-sp; block rows and stages apply, warp options not).
   std::string chip = "sm_90";

@@ -219,6 +219,8 @@ vnm::tile_test::buildTileProgram(const SpmmCase &c) {
               (c.as24 ? " as-2-4=1" : std::string()) +
               (c.blockCols ? " block-cols=" + std::to_string(c.blockCols)
                            : std::string()) +
+              (c.unroll ? " unroll=" + std::to_string(c.unroll)
+                        : std::string()) +
               " block-rows=" + std::to_string(c.blockRows) +
               " warp-rows=" + std::to_string(c.warpRows) + " warps-n=" +
               std::to_string(c.warpsN) + " stages=" + std::to_string(c.stages) +

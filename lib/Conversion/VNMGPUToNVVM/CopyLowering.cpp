@@ -56,7 +56,7 @@ CopySetup getCopySetup(KernelIRBuilder &kb, RingType ring,
   s.columnValid = kb.ult(column, cols);
   s.kLimit = kb.select(s.columnValid, rowBound, kb.c32(0));
   s.source = kb.elementAddress(rhs, column, elementBytes);
-  s.ldBytes = kb.zext64(kb.mul(ld, kb.c32(elementBytes)));
+  s.ldBytes = kb.mul(ld, kb.c32(elementBytes));
   return s;
 }
 
@@ -86,7 +86,7 @@ void emitRowCopies(KernelIRBuilder &kb, RingType ring, CopyLayoutAttr layout,
 /// Row k of B at the thread's column, read where k is below the chunk's
 /// row bound.
 RowSource getBoundedRow(KernelIRBuilder &kb, const CopySetup &s, Value k) {
-  return {kb.offsetBytes(s.source, kb.mul(kb.zext64(k), s.ldBytes)),
+  return {kb.offsetBytes(s.source, kb.mulWide(k, s.ldBytes)),
           kb.select(kb.ult(k, s.kLimit), kb.c32(16), kb.c32(0))};
 }
 
@@ -247,14 +247,14 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
           kb.bitAnd(wordOf(4 * j), kb.c32(0x01010101 * (m - 1))));
       Value first = kb.add(pairK, kb.c32(j * m));
       groupRows.push_back(
-          kb.offsetBytes(s.source, kb.mul(kb.zext64(first), s.ldBytes)));
+          kb.offsetBytes(s.source, kb.mulWide(first, s.ldBytes)));
     }
     emitRowCopies(
         kb, ring, layout, adaptor.getRing().front(), s, [&](int64_t q) {
           Value offset = offsetOf(groupWords[q / 4], q);
-          return RowSource{kb.offsetBytes(groupRows[q / 4],
-                                          kb.mul(kb.zext64(offset), s.ldBytes)),
-                           bytes};
+          return RowSource{
+              kb.offsetBytes(groupRows[q / 4], kb.mulWide(offset, s.ldBytes)),
+              bytes};
         });
     rewriter.eraseOp(op);
     return success();

@@ -102,6 +102,17 @@ SmallVector<Value> KernelIRBuilder::loadWordsHere(Value ptr, int words) {
   return values;
 }
 
+Value KernelIRBuilder::mulWide(Value x, Value y) {
+  // No side effects: LLVM may still hoist and merge it, but not rewrite it.
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getI64Type(), ValueRange{x, y},
+             "mul.wide.u32 $0, $1, $2;", "=l,r,r",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
+             /*operand_attrs=*/{})
+      .getResult(0);
+}
+
 void KernelIRBuilder::store(Value value, Value ptr, unsigned alignment) {
   LLVM::StoreOp::create(b, loc, value, ptr, alignment);
 }

@@ -53,6 +53,13 @@ public:
   mlir::Value select(mlir::Value c, mlir::Value x, mlir::Value y);
   mlir::Value minu(mlir::Value x, mlir::Value y);
   mlir::Value zext64(mlir::Value x);
+  /// The 64-bit product of two unsigned 32-bit values, as one
+  /// mul.wide.u32. LLVM makes that of a multiplication of two zero
+  /// extensions only where both sit in the multiplication's block; once
+  /// loop-invariant code motion hoists one out of a K loop, the product
+  /// becomes a 64-bit mad.lo.s64, which ptxas issues as 2-3 instructions
+  /// instead of one multiply-add with the address it is added to.
+  mlir::Value mulWide(mlir::Value x, mlir::Value y);
   /// `x` (f32) rounded once to the float type `type`; `x` itself when it
   /// has that type already.
   mlir::Value roundTo(mlir::Type type, mlir::Value x);

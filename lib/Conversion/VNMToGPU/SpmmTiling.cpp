@@ -141,21 +141,19 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
   // The pipelined K loop unrolled by the ring depth: every ring slot is a
   // constant, so its shared-memory addresses are immediate offsets, and the
   // A fragments and metadata of the copies share one pointer. At 4096^2
-  // the loops issue 2.8-3.5 SASS instructions per HMMA instead of 4.9-6.6
-  // (bench/results/2026-12-06-sass-unrolled/). The copies keep more
-  // addresses and fragments live: capped at 128 registers (16 warps per
-  // multiprocessor) every unrolled kernel spills, so they leave registers
-  // to ptxas (170-200: 8 warps per multiprocessor). A loop stays rolled
-  // where registers are capped by blocks per SM asked for, with 64-row warp
-  // tiles, whose 128 accumulators fill half the registers, and where B
-  // fragments are selected from whole groups in registers (M = 8
-  // token-major): unrolled, those spill at 255.
+  // the loops issue 2.5-3.3 SASS instructions per HMMA instead of 5.2-6.4,
+  // within the same 128 registers (bench/results/2026-12-06-sass-unrolled/).
+  // The registers stay capped at 16 warps per multiprocessor: the same
+  // loops with registers left to ptxas (126-194, down to 8 warps) ran at a
+  // median 0.93x of the rolled ones on an H100, 0.56x where 130 registers
+  // halved the blocks (bench/results/2026-12-06-h100-unrolled/). A loop
+  // stays rolled with 64-row warp tiles, whose 128 accumulators fill half
+  // the registers, and where B is read token-major (x[N][K]): unrolled,
+  // those spill inside the loop at 128 registers, or at 255 where the M = 8
+  // kernels select B fragments in registers.
   int64_t unroll = options.unroll;
   if (!unroll)
-    unroll =
-        warpRows == 32 && blocksPerSM <= 0 && !wholeGroupSlots ? stages : 1;
-  if (blocksPerSM < 0 && unroll > 1)
-    blocksPerSM = 0;
+    unroll = warpRows == 32 && !tokenMajorRhs ? stages : 1;
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
   return vnm_gpu::MmaSpTilingAttr::get(context, blockRows, 128,

@@ -29,23 +29,24 @@
 !m4odd = tensor<1152x256xf16, #vnm.encoding<v = 16, n = 2, m = 4>>
 
 // DEFAULT-LABEL: func @spmms
-// V a multiple of 128: 128-row tiles, whatever R; the K loop unrolled by the
-// ring's 3 stages, with registers left to ptxas.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>}
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>}
-// V = 64: 64-row tiles.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3>}
+// V a multiple of 128: 128-row tiles, whatever R, and 16 warps per
+// multiprocessor (two blocks of 8 warps); the K loop unrolled by the ring's
+// 3 stages.
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>}
+// V = 64: 64-row tiles, four blocks of 4 warps.
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4, unroll = 3>}
 // A config on the op is kept.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
 // M = 4: 128-row tiles even for V = 16.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>}
 // Storage ops on memrefs too.
-// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
+// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>
 
 // OPTIONS-LABEL: func @spmms
-// OPTIONS-COUNT-3: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
+// OPTIONS-COUNT-3: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2, unroll = 3>
 // OPTIONS: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
-// OPTIONS-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2>
+// OPTIONS-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2, unroll = 3>
 // warp-rows=64: 64 x 64 warp tiles, 8 warps per multiprocessor.
 // WARP64-LABEL: func @spmms
 // WARP64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
@@ -53,12 +54,11 @@
 // WARP64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // WARP64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
 
-// unroll=1: the rolled K loop, with 16 warps per multiprocessor (128
-// registers), as before the unrolling.
+// unroll=1: the rolled K loop.
 // ROLLED-LABEL: func @spmms
 // ROLLED-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
 // ROLLED: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
-// An unroll factor asked for is kept with the registers asked for.
+// An unroll factor asked for is kept, as are the blocks per SM asked for.
 // UNROLL6-LABEL: func @spmms
 // UNROLL6-COUNT-3: stages = 3, blocks_per_sm = 2, unroll = 6>
 // UNROLL6: blocks_per_sm = 1>
@@ -67,12 +67,12 @@
 // keep mma.sp, as N (64) is static and small (as-2-4.mlir); a config on
 // the op is kept.
 // AUTO-HOPPER-LABEL: func @spmms
-// AUTO-HOPPER-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
-// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
+// AUTO-HOPPER-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4, unroll = 3>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
-// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>
 // as-2-4=1: the V:2:8 weights run as 2:4 whatever N.
 // AUTO-HOPPER-24-LABEL: func @spmms
 // AUTO-HOPPER-24-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
@@ -116,7 +116,7 @@
 // HOPPER-OPTIONS-LABEL: func @spmms
 // HOPPER-OPTIONS-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 3>
 
-// blocks-per-sm=0 leaves the registers to ptxas (as the default does).
+// blocks-per-sm=0 leaves the registers to ptxas.
 // PTXAS-LABEL: func @spmms
 // PTXAS-COUNT-3: stages = 3, blocks_per_sm = 0, unroll = 3>
 // PTXAS: blocks_per_sm = 1>

@@ -13,7 +13,7 @@
 // CHECK-SAME: requirements = "{{.*}}rhs token-major: x[n][K] with row pitch ldb (in elements), 16-byte rows (ldb a multiple of 16 for i8, of 8 for f16/bf16) and >= K
 // CHECK-SAME: rhs_layout = "token_major"
 // CHECK-SAME: static_shared_bytes = 24576
-// CHECK: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
+// CHECK: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>
 // CHECK: gpu.func @spmm_0
 // CHECK-NOT: nvvm.minctasm
 // CHECK: vnm_gpu.alloc_ring : !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
