@@ -167,6 +167,37 @@ def _select_mask(scores: np.ndarray, v: int, n: int, m: int) -> np.ndarray:
     return mask.reshape(blocks * v, groups * m)[:rows, :cols]
 
 
+def _select_mask_torch(scores, v: int, n: int, m: int):
+    """_select_mask on a torch tensor, where it lies (bool R x K): the same
+    choice, in float64, with the same tie rules (the first best subset, the
+    smaller column), so that learned masks are chosen again on the GPU
+    instead of through numpy on the CPU. The sums may round differently
+    from numpy's, which can matter only between subsets whose sums tie to
+    the last bits."""
+    torch = _torch()
+    rows, cols = scores.shape
+    groups, blocks = -(-cols // m), -(-rows // v)
+    padded = scores.new_zeros((blocks * v, groups * m), dtype=torch.float64)
+    padded[:rows, :cols] = scores
+    s = padded.reshape(blocks, v, groups, m)
+    combos = torch.as_tensor(_combos(m), device=scores.device)
+    best_index = torch.zeros((blocks, groups), dtype=torch.long, device=scores.device)
+    if rows and cols:
+        group_step = max(1, _CHUNK // (blocks * v * 4 * len(combos)))
+        for g0 in range(0, groups, group_step):
+            chosen = s[:, :, g0:g0 + group_step][..., combos]  # B x v x g x C x 4
+            total = chosen.topk(n, dim=-1).values.sum(dim=-1).sum(dim=1)
+            # argmax's ties: the first best, as numpy's.
+            best_index[:, g0:g0 + group_step] = torch.argmax(total, dim=-1)
+    columns = combos[best_index]  # B x G x 4
+    picked = torch.gather(s, 3, columns[:, None].expand(blocks, v, groups, 4))
+    order = torch.sort(picked, dim=-1, descending=True, stable=True).indices[..., :n]
+    keep = torch.gather(columns[:, None].expand(blocks, v, groups, 4), 3, order)
+    mask = torch.zeros(s.shape, dtype=torch.bool, device=scores.device)
+    mask.scatter_(3, keep, True)
+    return mask.reshape(blocks * v, groups * m)[:rows, :cols]
+
+
 def select_mask(scores, encoding: EncodingLike) -> np.ndarray:
     """The V:N:M keep-mask (bool, R x K) maximizing the summed `scores` of
     the kept entries (scores R x K, finite and >= 0): per V x M block the
@@ -1247,7 +1278,8 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
                 pass sees through the mask and the gradient updates whole
                 (straight through); every K steps each mask is chosen again
                 as the V:N:M mask of the shadow's largest magnitudes
-                (select_mask), and the weights end masked by the last one.
+                (select_mask's choice, made in torch on the weights'
+                device), and the weights end masked by the last one.
                 The result's masks are replaced by the learned ones.
     remask_decay  with remask_every: after every step the shadow's entries
                 outside the current mask shrink by the factor
@@ -1378,9 +1410,8 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
                                 mask, 1.0, max(0.0, 1.0 - rate * remask_decay)))
                 if (step + 1) % remask_every == 0 or step + 1 == steps:
                     for name in mask_tensors:
-                        scores = named[name].detach().abs().float().cpu().numpy()
-                        mask_tensors[name] = torch.from_numpy(
-                            select_mask(scores, encodings[name])).to(named[name].device)
+                        mask_tensors[name] = _select_mask_torch(
+                            named[name].detach().abs(), *encodings[name])
             else:
                 apply_masks(model, mask_tensors)
             losses.append(float(value.detach()))

@@ -135,6 +135,26 @@ def test_select_mask_is_a_full_mask(rng):
         check_mask(mask, v, n, m)
 
 
+def test_select_mask_on_torch_tensors_equals_numpy(rng):
+    # distill's learned masks are chosen again where the weights lie; the
+    # choice is select_mask's, on fresh random scores of every shape (and
+    # a shape large enough to be chosen in several chunks of groups).
+    torch = pytest.importorskip("torch")
+    for rows, cols, encoding in SHAPES + [(256, 4096, "64:2:8")]:
+        v, n, m = vp.parse_encoding(encoding)
+        scores = rng.random((rows, cols)).astype(np.float32)
+        expected = vp.select_mask(scores, encoding)
+        got = vp._select_mask_torch(torch.from_numpy(scores), v, n, m)
+        assert got.dtype == torch.bool and tuple(got.shape) == (rows, cols)
+        assert (got.numpy() == expected).all(), encoding
+    # Ties: whole blocks of equal scores keep the first subset and, in each
+    # row, the smaller columns, as select_mask does.
+    scores = np.ones((32, 24), dtype=np.float32)
+    expected = vp.select_mask(scores, "16:2:8")
+    got = vp._select_mask_torch(torch.from_numpy(scores), 16, 2, 8)
+    assert (got.numpy() == expected).all()
+
+
 # ------------------------------------------------- brute-force references
 
 
