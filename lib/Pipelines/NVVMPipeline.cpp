@@ -57,7 +57,8 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
   Option<int64_t> unroll{
       *this, "unroll",
       llvm::cl::desc("Unroll factor of the mma.sp kernels' K loops (1-12; 0 "
-                     "chooses: the ring's stages)"),
+                     "chooses: the ring's stages for 32-row warp tiles that "
+                     "read B as K x N, else 1)"),
       llvm::cl::init(0)};
   Option<int64_t> warpsN{
       *this, "warps-n",
