@@ -5,7 +5,8 @@ Takes the results.csv of device_bench.py for each build (LABEL=PATH, the
 first is the baseline), all timed in the same session so that cuBLAS and
 the clocks are the same for each, and prints a markdown table per (V, M):
 each build's speedup over cuBLAS at N = 4096 and the median ratio of each
-build's speedup to the baseline's, at N = 4096 and over all N.
+build's speedup to the baseline's, at N = 4096 and over all N; the last
+row over all cases.
 
   python3 bench/compare_recipes.py mma.sp=run/build-sm90/results.csv \\
       wgmma.sp-128=run/build-sm90a/results.csv \\
@@ -58,16 +59,19 @@ def main():
                    f"{label} / {labels[0]} (all N)"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
-    for (v, m) in sorted(groups, key=lambda key: (key[1], key[0])):
-        cases = groups[(v, m)]
+    def print_row(v, m, cases):
         big = [s for s, n in cases if n == 4096]
-        cells = [str(v), str(m), str(len(cases))]
+        cells = [v, m, str(len(cases))]
         cells += [span([s[i] for s in big]) for i in range(len(labels))]
         for i in range(1, len(labels)):
             cells.append(f"{median([s[i] / s[0] for s in big]):.2f}"
                          if big else "-")
             cells.append(f"{median([s[i] / s[0] for s, _ in cases]):.2f}")
         print("| " + " | ".join(cells) + " |")
+
+    for (v, m) in sorted(groups, key=lambda key: (key[1], key[0])):
+        print_row(str(v), str(m), groups[(v, m)])
+    print_row("all", "all", [case for cases in groups.values() for case in cases])
     return 0
 
 

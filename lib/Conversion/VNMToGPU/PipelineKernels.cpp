@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelLoops.h"
 #include "vnm/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -28,6 +29,7 @@ namespace vnm {
 
 using namespace mlir;
 using namespace vnm::vnm_gpu;
+using vnm::kernel::isKernelLoop;
 
 namespace {
 
@@ -64,12 +66,6 @@ std::optional<Placement> placeTileOp(Operation *op, int64_t stages) {
   if (isa<LoadBOp, MmaSpOp, WgmmaSpOp, GroupScaleOp>(op))
     return Placement{stages, 4};
   return std::nullopt;
-}
-
-/// The kernel K loops: loops whose body waits for a ring.
-bool isKernelLoop(scf::ForOp loop) {
-  return llvm::any_of(loop.getBody()->getOps<WaitOp>(),
-                      [](WaitOp) { return true; });
 }
 
 /// Places every op of the loop body. Tile ops are placed by kind; a

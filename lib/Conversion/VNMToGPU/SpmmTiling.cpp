@@ -145,12 +145,13 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
   // within the same 128 registers (bench/results/2026-12-06-sass-unrolled/).
   // The registers stay capped at 16 warps per multiprocessor: the same
   // loops with registers left to ptxas (126-194, down to 8 warps) ran at a
-  // median 0.93x of the rolled ones on an H100, 0.56x where 130 registers
-  // halved the blocks (bench/results/2026-12-06-h100-unrolled/). A loop
-  // stays rolled with 64-row warp tiles, whose 128 accumulators fill half
-  // the registers, and where B is read token-major (x[N][K]): unrolled,
-  // those spill inside the loop at 128 registers, or at 255 where the M = 8
-  // kernels select B fragments in registers.
+  // median 0.93-0.95x of the rolled ones on an H100, 0.60-0.62x for 2:8
+  // V = 128, whose 130 registers halved the blocks
+  // (bench/results/2026-12-06-h100-unrolled/). A loop stays rolled with 64-row
+  // warp tiles, whose 128 accumulators fill half the registers, and where B is
+  // read token-major (x[N][K]): unrolled, those spill inside the loop at 128
+  // registers, or at 255 where the M = 8 kernels select B fragments in
+  // registers.
   int64_t unroll = options.unroll;
   if (!unroll)
     unroll = warpRows == 32 && !tokenMajorRhs ? stages : 1;

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelLoops.h"
 #include "vnm/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,6 +29,7 @@ namespace vnm {
 
 using namespace mlir;
 using namespace vnm::vnm_gpu;
+using vnm::kernel::isKernelLoop;
 
 namespace {
 
@@ -95,11 +97,6 @@ void foldInvariantRemainders(gpu::GPUFuncOp func) {
                            rewriter, op.getLoc(),
                            rewriter.getIntegerAttr(op.getType(), *remainder)));
   }
-}
-
-/// The pipelined K loops: loops whose body waits for a ring.
-bool isKernelLoop(scf::ForOp loop) {
-  return !loop.getBody()->getOps<WaitOp>().empty();
 }
 
 struct UnrollKernelLoopsPass

@@ -23,7 +23,7 @@ gpu.module @m {
 
 // -----
 
-// A kernel without the attribute, or with 1, keeps its loops.
+// A kernel without the attribute, or with 1, is accepted (nothing to unroll).
 gpu.module @m {
   gpu.func @k() kernel attributes {vnm_gpu.unroll = 1 : i64} {
     gpu.return
