@@ -108,14 +108,15 @@ def main():
     ap.add_argument("--blocks-per-sm", type=int, default=-1,
                     help="forwarded to the pipeline (-1: the heuristic, 0: "
                          "ptxas's choice)")
-    for option in ("block-rows", "warp-rows", "warps-n", "stages"):
+    for option in ("block-rows", "warp-rows", "warps-n", "stages", "unroll"):
         ap.add_argument(f"--{option}", type=int, default=0,
                         help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--filter", default="", help="substring of kernel names")
     args = ap.parse_args()
     tiling = (f"blocks-per-sm={args.blocks_per_sm} "
               f"block-rows={args.block_rows} warp-rows={args.warp_rows} "
-              f"warps-n={args.warps_n} stages={args.stages}")
+              f"warps-n={args.warps_n} stages={args.stages} "
+              f"unroll={args.unroll}")
 
     ptxas = shutil.which("ptxas") or (
         "/usr/local/cuda/bin/ptxas"

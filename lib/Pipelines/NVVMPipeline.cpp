@@ -58,7 +58,8 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       *this, "unroll",
       llvm::cl::desc("Unroll factor of the mma.sp kernels' K loops (1-12; 0 "
                      "chooses: the ring's stages for 32-row warp tiles that "
-                     "read B as K x N, else 1)"),
+                     "read B as K x N in blocks of 8 warps or with registers "
+                     "left to ptxas, else 1)"),
       llvm::cl::init(0)};
   Option<int64_t> warpsN{
       *this, "warps-n",

@@ -213,7 +213,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     3 stages; 16 warps per multiprocessor (128 registers; 8 with 64-row
     warp tiles, registers left to ptxas for the quantized kernels); the
     pipelined K loop unrolled by the ring's stages for 32-row warp tiles
-    that read B as K x N (`unroll`, done by vnm-unroll-kernel-loops). An
+    that read B as K x N, in blocks of 8 warps or with registers left to
+    ptxas (`unroll`, done by vnm-unroll-kernel-loops). An
     op that already carries a
     `vnm.config` keeps it (per-op override); the options override the
     choice for the others. `vnm-lower-to-gpu` follows the attribute.
@@ -251,8 +252,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     Option<"unroll", "unroll", "int64_t", /*default=*/"0",
            "Factor by which vnm-unroll-kernel-loops unrolls the mma.sp "
            "kernels' pipelined K loops: 1 (none) to 12, or 0 to choose (the "
-           "ring's stages for 32-row warp tiles that read B as K x N, else "
-           "1)">,
+           "ring's stages for 32-row warp tiles that read B as K x N in "
+           "blocks of 8 warps or with registers left to ptxas, else 1)">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"-1",
            "Resident blocks per multiprocessor ptxas must allow (caps "
            "registers; .minnctapersm); 0 leaves registers to ptxas; -1 "

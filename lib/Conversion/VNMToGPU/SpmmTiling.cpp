@@ -147,14 +147,24 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
   // loops with registers left to ptxas (126-194, down to 8 warps) ran at a
   // median 0.93-0.95x of the rolled ones on an H100, 0.60-0.62x for 2:8
   // V = 128, whose 130 registers halved the blocks
-  // (bench/results/2026-12-06-h100-unrolled/). A loop stays rolled with 64-row
-  // warp tiles, whose 128 accumulators fill half the registers, and where B is
-  // read token-major (x[N][K]): unrolled, those spill inside the loop at 128
-  // registers, or at 255 where the M = 8 kernels select B fragments in
-  // registers.
+  // (bench/results/2026-12-06-h100-unrolled/). Capped, unrolled loops ran
+  // as fast as rolled ones over the case matrix (median 1.00-1.01x, two runs
+  // on an H100), per (V, M) at 0.92-1.15x in blocks of 8 warps (1.00-1.15x
+  // at V = 128) but 0.92-0.99x in blocks of 4 warps (64-row tiles at V = 64,
+  // M > 4, four blocks per multiprocessor;
+  // bench/results/2026-12-06-h100-unroll-default/): those stay rolled, as do
+  // loops with 64-row warp tiles, whose 128 accumulators fill half the
+  // registers, and where B is read token-major (x[N][K]): unrolled, those
+  // spill inside the loop at 128 registers, or at 255 where the M = 8
+  // kernels select B fragments in registers. Where ptxas chooses the
+  // registers (blocks_per_sm = 0, the quantized kernels) the loop is
+  // unrolled.
   int64_t unroll = options.unroll;
   if (!unroll)
-    unroll = warpRows == 32 && !tokenMajorRhs ? stages : 1;
+    unroll =
+        warpRows == 32 && !tokenMajorRhs && (warps >= 8 || blocksPerSM == 0)
+            ? stages
+            : 1;
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
   return vnm_gpu::MmaSpTilingAttr::get(context, blockRows, 128,

@@ -34,8 +34,8 @@
 // 3 stages.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>}
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>}
-// V = 64: 64-row tiles, four blocks of 4 warps.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4, unroll = 3>}
+// V = 64: 64-row tiles, four blocks of 4 warps; their K loop stays rolled.
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
 // A config on the op is kept.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
 // M = 4: 128-row tiles even for V = 16.
@@ -68,7 +68,7 @@
 // the op is kept.
 // AUTO-HOPPER-LABEL: func @spmms
 // AUTO-HOPPER-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>
-// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4, unroll = 3>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>

@@ -32,7 +32,7 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
 // The kernel: 128 threads, 4 blocks (16 warps) per multiprocessor, flat
 // buffers named for the contract.
 // CHECK: gpu.module @vnm_kernels
-// CHECK: gpu.func @spmm_0(%[[VALUES:.*]]: memref<?xf16> {vnm_gpu.param = "frag_values"}, %[[META:.*]]: memref<?xi32> {vnm_gpu.param = "frag_meta"}, %[[COLIDX:.*]]: memref<?xi32> {vnm_gpu.param = "colidx"}, %[[RHS:.*]]: memref<?xf16> {vnm_gpu.param = "rhs"}, %[[OUT:.*]]: memref<?xf32> {vnm_gpu.param = "out"}, %{{.*}}: memref<?xf32> {vnm_gpu.param = "bias"}, %[[N:.*]]: i32 {vnm_gpu.param = "n"}, %[[LDB:.*]]: i32 {vnm_gpu.param = "ldb"}, %[[LDC:.*]]: i32 {vnm_gpu.param = "ldc"}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32, vnm_gpu.unroll = 3 : i64}
+// CHECK: gpu.func @spmm_0(%[[VALUES:.*]]: memref<?xf16> {vnm_gpu.param = "frag_values"}, %[[META:.*]]: memref<?xi32> {vnm_gpu.param = "frag_meta"}, %[[COLIDX:.*]]: memref<?xi32> {vnm_gpu.param = "colidx"}, %[[RHS:.*]]: memref<?xf16> {vnm_gpu.param = "rhs"}, %[[OUT:.*]]: memref<?xf32> {vnm_gpu.param = "out"}, %{{.*}}: memref<?xf32> {vnm_gpu.param = "bias"}, %[[N:.*]]: i32 {vnm_gpu.param = "n"}, %[[LDB:.*]]: i32 {vnm_gpu.param = "ldb"}, %[[LDC:.*]]: i32 {vnm_gpu.param = "ldc"}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32}
 // The block's tile: rows 64 by, columns 128 bx.
 // CHECK: %[[BY:.*]] = gpu.block_id y
 // CHECK: %[[BY32:.*]] = arith.index_cast %[[BY]]

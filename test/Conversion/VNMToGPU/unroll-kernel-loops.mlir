@@ -1,10 +1,12 @@
 // vnm-unroll-kernel-loops unrolls each pipelined K loop by its kernel's
-// vnm_gpu.unroll (the tiling's `unroll`, here 3 = the ring's stages): the
-// 4096-column 64:2:8 weight has 32 k-tile pairs, so the pipelined loop runs
+// vnm_gpu.unroll (the tiling's `unroll`, here 3 = the ring's stages, set
+// through vnm-choose-config: this kernel's blocks of 4 warps keep their
+// loop rolled by default: TWO's kernel has no vnm_gpu.unroll): the 4096-column
+// 64:2:8 weight has 32 k-tile pairs, so the pipelined loop runs
 // 29 iterations, 27 of them as 9 of the unrolled loop (step 3) and the last
 // 2 unrolled completely after it. Every slot is then a constant: copy i of
 // the body reads slot i and fills slot (i + 2) mod 3; no remainder is left.
-// RUN: vnm-opt %s --pass-pipeline="builtin.module(vnm-expand-storage,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},vnm-choose-config,vnm-lower-to-gpu,vnm-pipeline-kernels,vnm-unroll-kernel-loops)" | FileCheck %s
+// RUN: vnm-opt %s --pass-pipeline="builtin.module(vnm-expand-storage,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},vnm-choose-config{unroll=3},vnm-lower-to-gpu,vnm-pipeline-kernels,vnm-unroll-kernel-loops)" | FileCheck %s
 // unroll=1 keeps the rolled loop with its two remainders per iteration.
 // RUN: vnm-opt %s --pass-pipeline="builtin.module(vnm-expand-storage,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},vnm-choose-config{unroll=1},vnm-lower-to-gpu,vnm-pipeline-kernels,vnm-unroll-kernel-loops)" | FileCheck %s --check-prefix=ROLLED
 // The pass's factor overrides the kernel's: 2 is no multiple of the 3
@@ -43,6 +45,8 @@
 // ROLLED-COUNT-2: arith.remui %{{.*}}, %c3_i32
 // ROLLED: scf.yield
 
+// TWO: gpu.func @spmm_0
+// TWO-SAME: nvvm.minctasm = 4 : i32} {
 // TWO: scf.for %{{.*}} = %c0 to %c28 step %c2
 // TWO: arith.remui
 // TWO: scf.yield
