@@ -4,7 +4,8 @@
 For each kernel in both builds: whether the PTX is byte-identical (sha256),
 and if not, ptxas's registers and spill bytes and the SASS of its K loops
 (instructions, HMMAs, moves and instructions per HMMA, as
-sass_loop_stats.py counts them) on both sides. A kernel is worse when it
+sass_loop_stats.py counts them; a K loop unrolled completely counts from
+its first MMA to its last) on both sides. A kernel is worse when it
 spills more, or when its loops issue more instructions per HMMA. Writes a
 CSV (one row per kernel) and prints a summary; exits 1 if any kernel is
 worse.
@@ -21,6 +22,7 @@ import os
 import shutil
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 import sass_loop_stats
 
@@ -35,17 +37,19 @@ def sha256(path):
 
 
 def measure(ptxas, nvdisasm, ptx, tmp):
-    """(registers, spill bytes, [(loop instructions, hmma, moves,
-    m16n8k32-equivalents)])."""
+    """{registers, spill_bytes, scope, loop_instructions, loop_hmma,
+    loop_moves, instructions_per_hmma} of one kernel: its K loops as
+    sass_loop_stats.k_loop_body counts them (a loop unrolled completely
+    over the span from its first MMA to its last)."""
     regs, spills, sass = sass_loop_stats.assemble(
         ptxas, nvdisasm, ptx, os.path.join(tmp, "k.cubin"))
-    return regs, spills, sass_loop_stats.loops(sass)
-
-
-def per_hmma(loops):
-    instructions = sum(x[0] for x in loops)
-    hmma = sum(x[1] for x in loops)
-    return instructions / hmma if hmma else 0.0
+    scope, body = sass_loop_stats.k_loop_body(sass)
+    counts = sass_loop_stats.categories(body)
+    return {"registers": regs, "spill_bytes": spills, "scope": scope,
+            "loop_instructions": len(body), "loop_hmma": counts["hmma"],
+            "loop_moves": counts["move"],
+            "instructions_per_hmma": round(len(body) / counts["hmma"], 3)
+            if counts["hmma"] else 0.0}
 
 
 def main():
@@ -63,27 +67,26 @@ def main():
     after = json.load(open(os.path.join(args.after, "manifest.json")))
     names = sorted(set(before["kernels"]) & set(after["kernels"]))
     missing = sorted(set(before["kernels"]) ^ set(after["kernels"]))
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in names:
-            old = ptx_path(args.before, before["kernels"][name])
-            new = ptx_path(args.after, after["kernels"][name])
-            row = {"variant": args.label, "kernel": name,
-                   "ptx_sha256_before": sha256(old),
-                   "ptx_sha256_after": sha256(new)}
-            row["identical"] = row["ptx_sha256_before"] == row["ptx_sha256_after"]
+
+    def compare(name):
+        old = ptx_path(args.before, before["kernels"][name])
+        new = ptx_path(args.after, after["kernels"][name])
+        row = {"variant": args.label, "kernel": name,
+               "ptx_sha256_before": sha256(old),
+               "ptx_sha256_after": sha256(new)}
+        row["identical"] = row["ptx_sha256_before"] == row["ptx_sha256_after"]
+        with tempfile.TemporaryDirectory() as tmp:
             for side, ptx in (("before", old), ("after", new)):
-                regs, spills, loops = measure(args.ptxas, args.nvdisasm, ptx, tmp)
-                row[f"registers_{side}"] = regs
-                row[f"spill_bytes_{side}"] = spills
-                row[f"loop_instructions_{side}"] = sum(x[0] for x in loops)
-                row[f"loop_hmma_{side}"] = sum(x[1] for x in loops)
-                row[f"loop_moves_{side}"] = sum(x[2] for x in loops)
-                row[f"instructions_per_hmma_{side}"] = round(per_hmma(loops), 3)
-            row["worse"] = (row["spill_bytes_after"] > row["spill_bytes_before"]
-                            or row["instructions_per_hmma_after"] >
-                            row["instructions_per_hmma_before"] + 1e-9)
-            rows.append(row)
+                for field, value in measure(args.ptxas, args.nvdisasm, ptx,
+                                            tmp).items():
+                    row[f"{field}_{side}"] = value
+        row["worse"] = (row["spill_bytes_after"] > row["spill_bytes_before"]
+                        or row["instructions_per_hmma_after"] >
+                        row["instructions_per_hmma_before"] + 1e-9)
+        return row
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        rows = list(pool.map(compare, names))
     with open(args.csv, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()

@@ -65,14 +65,10 @@ def measure(vnm_opt, ptxas, nvdisasm, version, key, tmp, token_major=False):
     registers, spill_bytes, sass = sass_loop_stats.assemble(
         ptxas, nvdisasm, os.path.join(tmp, kernel["ptx"]),
         os.path.join(tmp, name + ".cubin"))
-    body = [line for loop in sass_loop_stats.loop_bodies(sass)
-            for line in loop]
     # A K loop unrolled completely: the span from the first MMA to the
     # last is counted (the setup and the epilogue around it are not, as a
     # loop's count leaves them out).
-    scope = "loop" if body else "span"
-    if not body:
-        body = sass_loop_stats.mma_span(sass)
+    scope, body = sass_loop_stats.k_loop_body(sass)
     counts = sass_loop_stats.categories(body)
     row = {"kernel": name, "ptxas": version, "registers": registers,
            "spill_bytes": spill_bytes, "scope": scope,

@@ -108,6 +108,14 @@ def mma_span(sass_lines):
     return lines[marks[0]:marks[-1] + 1] if marks else []
 
 
+def k_loop_body(sass_lines):
+    """(scope, lines) of a kernel's K loops: "loop" and the bodies of the
+    loops that hold MMAs, or "span" and mma_span where ptxas kept none (a
+    K loop unrolled completely)."""
+    body = [line for loop in loop_bodies(sass_lines) for line in loop]
+    return ("loop", body) if body else ("span", mma_span(sass_lines))
+
+
 def m16n8k32_equivalents(body):
     """One warp's MMA work in the loop, in mma.sp m16n8k32 (or m16n8k64 for
     IMMA) units: 1 per HMMA/IMMA, N / 8 per HGMMA.64xNx32."""
