@@ -16,7 +16,8 @@ library). For every case of the manifest:
    warm-up, median of the timed runs, inputs rotated among enough copies to
    exceed the L2 cache.
 
-Writes results.csv and results.md to --out and prints the table last.
+Writes results.csv (again after every case) and results.md to --out and
+prints the table last.
 """
 
 import argparse
@@ -279,6 +280,17 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
         compress_s=prep["compress_s"], ptx_sha256=kernel.get("ptx_sha256"))
 
 
+def write_csv(path, results):
+    """The results so far as CSV, the first row's fields as columns."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    fields = list(results[0].keys())
+    with open(path, "w") as f:
+        f.write(",".join(fields) + "\n")
+        for r in results:
+            f.write(",".join("" if r[k] is None else str(r[k]) for k in fields)
+                    + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--build", default=os.path.join(HERE, "build"))
@@ -317,6 +329,9 @@ def main():
                 print(f"{r['case']:34s} {'ok ' if r['correct'] else 'BAD'} "
                       f"err {r['rel_error']:.2e}", flush=True)
                 continue
+            # Written after every case: a run stopped by a time limit keeps
+            # the rows it has.
+            write_csv(os.path.join(args.out, "results.csv"), results)
             print(f"{r['case']:34s} {'ok ' if r['correct'] else 'BAD'} "
                   f"err {r['rel_error']:.2e}  vnm {r['vnm_ms']:.3f} ms "
                   f"({r['vnm_tflops']:.0f} TF/s, {r['speedup_vs_cublas']:.2f}x "
@@ -326,13 +341,6 @@ def main():
     if args.check_only:
         print(f"\n{len(results) - len(bad)}/{len(results)} correct")
         return 1 if bad else 0
-    os.makedirs(args.out, exist_ok=True)
-    fields = list(results[0].keys())
-    with open(os.path.join(args.out, "results.csv"), "w") as f:
-        f.write(",".join(fields) + "\n")
-        for r in results:
-            f.write(",".join("" if r[k] is None else str(r[k]) for k in fields)
-                    + "\n")
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     lines = [f"# vnm SpMM on {device}", "",
              f"Date: {date}. Device: {device}. torch {torch.__version__}. "
@@ -353,6 +361,7 @@ def main():
             f"{r['rel_error']:.1e} | {r['vnm_ms']:.3f} | {r['cublas_ms']:.3f} | "
             f"{lt} | {r['speedup_vs_cublas']:.2f}x | {vs_lt} | "
             f"{r['vnm_tflops']:.0f} | {100 * r['fraction_of_mma_sp_ceiling']:.0f}% |")
+    os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "results.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print(f"\n{len(results) - len(bad)}/{len(results)} correct"

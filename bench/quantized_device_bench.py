@@ -22,7 +22,8 @@ format library). For every case of its manifest:
    dense fp16 torch.mm; CUDA events, warm-up, medians, inputs rotated among
    copies that exceed the L2.
 
-Writes results.csv and results.md to --out and prints the table last.
+Writes results.csv (again after every case) and results.md to --out and
+prints the table last.
 """
 
 import argparse
@@ -242,6 +243,17 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, seed):
     return row
 
 
+def write_csv(path, results):
+    """The results so far as CSV, the union of their fields as columns."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    fields = list(dict.fromkeys(k for r in results for k in r))
+    with open(path, "w") as f:
+        f.write(",".join(fields) + "\n")
+        for r in results:
+            f.write(",".join("" if r.get(k) is None else str(r[k])
+                             for k in fields) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--build", default=os.path.join(HERE, "build-quantized"))
@@ -274,14 +286,10 @@ def main():
                   if "vnm_ms" in r else "")
         print(f"{r['case']:40s} {'ok ' if r['correct'] else 'BAD'} "
               f"err {r['rel_error']:.2e}{timing}", flush=True)
+        # Written after every case: a run stopped by a time limit keeps
+        # the rows it has.
+        write_csv(os.path.join(args.out, "results.csv"), results)
 
-    os.makedirs(args.out, exist_ok=True)
-    fields = list(dict.fromkeys(k for r in results for k in r))
-    with open(os.path.join(args.out, "results.csv"), "w") as f:
-        f.write(",".join(fields) + "\n")
-        for r in results:
-            f.write(",".join("" if r.get(k) is None else str(r[k])
-                             for k in fields) + "\n")
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     lines = [f"# vnm quantized SpMM on {device}", "",
              f"Date: {date}. Device: {device}. torch {torch.__version__}. "
@@ -313,6 +321,7 @@ def main():
             f"{r['fp16_mm_ms']:.3f} | {vs_im} | "
             f"{r['speedup_vs_fp16_mm']:.2f}x | {r['vnm_tops']:.0f} | "
             f"{100 * r['fraction_of_s8_ceiling']:.0f}% |")
+    os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "results.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     bad = [r["case"] for r in results if not r["correct"]]
