@@ -7,8 +7,10 @@
 #
 #   bash bench/run_builds.sh <outdir> <sanitizer filter> <build dir>...
 #
-# The sanitizer filter is device_bench.py's --filter (comma-separated
-# substrings of case names); "-" skips the sanitizers. BENCH_FILTER, if set,
+# Builds of compile_quantized_cases.py are timed by quantized_device_bench.py
+# instead (their cases name a quantized form). The sanitizer filter is
+# device_bench.py's --filter (comma-separated substrings of case names) over
+# the first build, which must then be a float one; "-" skips the sanitizers. BENCH_FILTER, if set,
 # is the --filter of the timed runs (default: every case of each build).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,8 +27,14 @@ python3 -c 'import torch; print("torch", torch.__version__)' \
 status=0
 for build in "$@"; do
   name="$(basename "$build")"
-  echo "== $name"
-  python3 -B bench/device_bench.py --build "$build" --out "$OUTDIR/$name" \
+  bench=bench/device_bench.py
+  if python3 -c 'import json, sys
+sys.exit("form" not in json.load(open(sys.argv[1]))["cases"][0])' \
+      "$build/manifest.json"; then
+    bench=bench/quantized_device_bench.py
+  fi
+  echo "== $name ($bench)"
+  python3 -B "$bench" --build "$build" --out "$OUTDIR/$name" \
     --filter "${BENCH_FILTER:-}" \
     --command "${BENCH_FILTER:+BENCH_FILTER=$BENCH_FILTER }bash bench/run_builds.sh <outdir> $FILTER $*" \
     >"$OUTDIR/$name.log" 2>&1 || status=1
