@@ -11,9 +11,11 @@ SHAPES = [
 ]
 # Ragged in R, K and N (none a multiple of its tile or group); the V = 16
 # 2:4 case runs 128-row tiles over 16-row V blocks, the last one reaching
-# past the fragment arrays' 1008 rows.
+# past the fragment arrays' 1008 rows; the 96-row 2:4 weight is shorter
+# than one 128-row tile (on sm_90a's warp-specialized kernel, A's TMA box
+# of 8 row tiles is taller than its 6).
 RAGGED_SHAPES = [(1000, 4000, 1000, 64, 8), (4096, 4100, 333, 128, 16),
-                 (1000, 4000, 1000, 16, 4)]
+                 (1000, 4000, 1000, 16, 4), (96, 4096, 256, 64, 4)]
 VS = [64, 128]
 MS = [4, 8, 16, 32]
 DTYPES = ["f16", "bf16"]
