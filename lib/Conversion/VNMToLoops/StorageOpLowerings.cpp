@@ -357,7 +357,9 @@ struct SddmmLowering : StorageOpLowering<StorageSddmmOp> {
     forEachRowSlot(
         b, loc, rows, groups,
         [&](OpBuilder &sb, Location sl, Value r, Value g, Value slot) {
-          auto [k, inside, safeK] = indexing.locate(sb, sl, r, g, slot, cols);
+          StorageIndexing::SlotColumn at =
+              indexing.locate(sb, sl, r, g, slot, cols);
+          Value safeK = at.safeColumn;
           scf::ForOp dot = buildLoop(
               sb, sl, depth, {zero(sb, sl, accType)},
               [&](OpBuilder &db, Location dl, Value d, ValueRange acc) {
@@ -374,7 +376,7 @@ struct SddmmLowering : StorageOpLowering<StorageSddmmOp> {
               });
           // A padding slot of a ragged last group stays zero.
           Value value = arith::SelectOp::create(
-              sb, sl, inside, dot.getResult(0), zero(sb, sl, accType));
+              sb, sl, at.inside, dot.getResult(0), zero(sb, sl, accType));
           memref::StoreOp::create(sb, sl, narrow(sb, sl, value, resultType),
                                   init, ValueRange{r, slot});
         });
