@@ -18,8 +18,8 @@ double magnitudeAt(const Buffer &dense, int64_t cols, int64_t row,
 /// Positions 0..3 ordered by magnitude descending, position ascending.
 std::array<int, 4> rankPositions(const std::array<double, 4> &w) {
   std::array<int, 4> order = {0, 1, 2, 3};
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int x, int y) { return w[x] > w[y]; });
+  std::sort(order.begin(), order.end(),
+            [&](int x, int y) { return w[x] != w[y] ? w[x] > w[y] : x < y; });
   return order;
 }
 
