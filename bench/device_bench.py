@@ -281,14 +281,15 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, cusparselt_cache):
 
 
 def write_csv(path, results):
-    """The results so far as CSV, the first row's fields as columns."""
+    """The results so far as CSV, the union of their fields as columns (a
+    field a row lacks, or holds as None, is empty)."""
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    fields = list(results[0].keys())
+    fields = list(dict.fromkeys(k for r in results for k in r))
     with open(path, "w") as f:
         f.write(",".join(fields) + "\n")
         for r in results:
-            f.write(",".join("" if r[k] is None else str(r[k]) for k in fields)
-                    + "\n")
+            f.write(",".join("" if r.get(k) is None else str(r[k])
+                             for k in fields) + "\n")
 
 
 def main():

@@ -37,7 +37,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import quantized_cases  # noqa: E402
-from device_bench import L2_BYTES, load_kernel, median_ms, open_build  # noqa: E402
+from device_bench import (L2_BYTES, load_kernel, median_ms,  # noqa: E402
+                          open_build, write_csv)
 
 MMA_SP_S8_CEILING = 1909.0  # TOP/s dense-equivalent for 2:4 s8, H200
 MMA_SP_F16_CEILING = 953.0  # TFLOP/s dense-equivalent for 2:4 f16, H200
@@ -241,17 +242,6 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, seed):
                speedup_vs_fp16_mm=t_f16 / t_vnm[0], vnm_tops=tops,
                fraction_of_s8_ceiling=tops / (MMA_SP_S8_CEILING * case["m"] / 4))
     return row
-
-
-def write_csv(path, results):
-    """The results so far as CSV, the union of their fields as columns."""
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    fields = list(dict.fromkeys(k for r in results for k in r))
-    with open(path, "w") as f:
-        f.write(",".join(fields) + "\n")
-        for r in results:
-            f.write(",".join("" if r.get(k) is None else str(r[k])
-                             for k in fields) + "\n")
 
 
 def main():
