@@ -349,11 +349,16 @@ def word_salad(tokenizer, count):
     """`count` sequences of 6 to 25 random whole words of the tokenizer's
     vocabulary: unlabeled text of every topic for the distillation, which
     the docstrings alone do not cover (the teacher labels anything)."""
-    words = sorted(w for w in tokenizer.get_vocab() if w.isascii() and w.isalpha()
-                   and len(w) > 1)
+    words = whole_words(tokenizer)
     rng = random.Random(5)
     return [" ".join(rng.choice(words) for _ in range(rng.randint(6, 25)))
             for _ in range(count)]
+
+
+def whole_words(tokenizer):
+    """The vocabulary's ASCII whole words of two letters or more."""
+    return sorted(w for w in tokenizer.get_vocab() if w.isascii() and w.isalpha()
+                  and len(w) > 1)
 
 
 def batches(model, sentences_, batch_size, device="cpu"):
@@ -470,6 +475,10 @@ def main():
     parser.add_argument("--remask-decay", type=float, default=0.0,
                         help="with --remask-every: SR-STE decay of the pruned weights' "
                         "shadow (distill's remask_decay; default 0)")
+    parser.add_argument("--augment-rate", type=float, default=0.0,
+                        help="at every distillation step, replace this fraction of the "
+                        "tokens by random whole words of the vocabulary (data "
+                        "augmentation; 0: the text as it is)")
     parser.add_argument("--via", default="",
                         help="gradual pruning: comma-separated encodings that the one-shot "
                         "variants prune to first, in turn, each followed by a "
@@ -534,6 +543,12 @@ def main():
                     + (batches(dense, general, args.batch_size, args.device)
                        if general else []))
     random.Random(2).shuffle(distill_data)
+    augment = None
+    if args.augment_rate:
+        vocabulary = dense.tokenizer.get_vocab()
+        augment = vp.replace_tokens(args.augment_rate,
+                                    [vocabulary[w] for w in whole_words(dense.tokenizer)],
+                                    protect=dense.tokenizer.all_special_ids)
     all_heldout = [s for group in heldout.values() for s in group]
     reference = embeddings(dense, all_heldout)
     print(f"all-MiniLM-L6-v2: {len(linear)} nn.Linear layers pruned; "
@@ -554,7 +569,7 @@ def main():
                 losses = vp.distill(model, dense, distill_data, result, steps=args.steps,
                                     lr=args.lr, output=sentence_embedding, match=blocks,
                                     remask_every=args.remask_every,
-                                    remask_decay=args.remask_decay,
+                                    remask_decay=args.remask_decay, augment=augment,
                                     log=progress(args, model, all_heldout, reference, t0))
                 first, last = losses[:10], losses[-10:]
                 note = (f"loss {sum(first) / len(first):.4f} -> "
@@ -569,6 +584,7 @@ def main():
                                        calibration, distill_data, method=method,
                                        damp=args.damp, **options, lr=args.lr,
                                        output=sentence_embedding, match=blocks,
+                                       augment=augment,
                                        log=progress(args, model, all_heldout, reference, t0))
                     cos = heldout_cosine(model, all_heldout, reference)
                     print(f"  via {'+'.join(via)}: held-out mean cosine "
@@ -615,6 +631,8 @@ def main():
         f"(lr {args.lr}, batch {args.batch_size}) on {len(distill_text)} docstring sentences "
         f"+ {len(salad)} word-salad sequences + {len(general)} fortune sentences, "
         f"damp {args.damp}, "
+        + (f"{args.augment_rate} of the distillation tokens replaced at every step, "
+           if args.augment_rate else "")
         + (f"via {', '.join(via)} ({args.via_steps} distillation steps each), " if via else "")
         + "held-out "
         + ", ".join(f"{len(v)} {k}" for k, v in heldout.items())

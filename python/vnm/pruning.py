@@ -1245,11 +1245,54 @@ def _masked_rows(tensor, mask):
     return tensor
 
 
+def replace_tokens(rate: float, candidates, *, protect=(), key: str = "input_ids",
+                   seed: int = 0) -> Callable[[Any, int], Any]:
+    """An `augment` for distill: each token of item[key] that is neither
+    padding (attention_mask 0) nor in `protect` (e.g. the tokenizer's
+    all_special_ids) is replaced, with probability `rate`, by a token drawn
+    uniformly from `candidates` (token ids, e.g. the vocabulary's whole
+    words). Items are mappings of tensors (what a tokenizer returns); the
+    returned item is a new mapping, the given one is left unchanged. The
+    draws of step s depend only on (seed, s), so a run repeats exactly.
+
+    Distilling on perturbed copies of the text is data augmentation: the
+    teacher labels any token sequence, so every step brings sequences the
+    student has not seen, near the real text (as TinyBERT does with word
+    replacements)."""
+    torch = _torch()
+    if not (isinstance(rate, (int, float)) and not isinstance(rate, bool)
+            and 0 <= rate <= 1):
+        raise ValueError(f"rate must be a number in [0, 1], got {rate!r}")
+    pool = torch.as_tensor(np.asarray(list(candidates), dtype=np.int64))
+    if pool.dim() != 1 or pool.numel() == 0 or bool((pool < 0).any()):
+        raise ValueError("candidates must be a non-empty sequence of token ids >= 0")
+    kept = torch.as_tensor(np.asarray(list(protect), dtype=np.int64))
+
+    def augment(item, step):
+        if not isinstance(item, Mapping) or key not in item:
+            raise ValueError(f"replace_tokens needs items that map {key!r} to token ids")
+        ids = item[key]
+        generator = torch.Generator().manual_seed(int(seed) * 1_000_003 + int(step))
+        draw = torch.rand(ids.shape, generator=generator) < rate
+        choice = pool[torch.randint(len(pool), ids.shape, generator=generator)]
+        mask = item.get("attention_mask")
+        if mask is not None:
+            draw &= mask.cpu().bool()
+        if kept.numel():
+            draw &= ~torch.isin(ids.cpu(), kept)
+        result = dict(item)
+        result[key] = torch.where(draw.to(ids.device), choice.to(ids.device, ids.dtype), ids)
+        return result
+
+    return augment
+
+
 def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
             loss: Union[str, Callable] = "cosine", forward: Optional[Callable] = None,
             output: Optional[Callable] = None, match: Sequence[str] = (),
             match_weight: float = 1.0, parameters=None, warmup: int = 10,
             cache_teacher: bool = True, remask_every: int = 0, remask_decay: float = 0.0,
+            augment: Optional[Callable[[Any, int], Any]] = None,
             log: Optional[Callable[[int, float], None]] = None) -> List[float]:
     """A short distillation of the pruned `model` towards `teacher` (the
     dense model) on unlabeled `data`, with the V:N:M masks kept fixed (or
@@ -1292,6 +1335,12 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
     cache_teacher  keep the teacher's outputs (and matched module outputs)
                 of each item for the next visit (memory: those outputs for
                 all of `data`); False: run the teacher at every step
+    augment     callable(item, step) -> the item that step trains on (for
+                example replace_tokens(...)): both models see the returned
+                item, so the teacher runs at every step and nothing is
+                cached; the item in `data` must stay unchanged. Cycling a
+                small set for many steps, the student otherwise learns the
+                teacher on those items only.
 
     Adam at `lr`, linear warm-up over `warmup` steps then cosine decay to
     0; both models run in eval mode (no dropout) and are left in the mode
@@ -1321,6 +1370,8 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
     if remask_decay and not remask_every:
         raise ValueError("remask_decay needs remask_every > 0 (fixed masks have no "
                          "pruned weights to decay)")
+    if augment is not None and not callable(augment):
+        raise ValueError(f"augment must be callable(item, step), got {augment!r}")
     encodings = {}
     if remask_every:
         for name in mask_tensors:
@@ -1364,15 +1415,15 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
         apply_masks(model, mask_tensors)
         for step in range(steps):
             index = step % len(items)
-            item = items[index]
+            item = items[index] if augment is None else augment(items[index], step)
             token_mask = _token_mask(item)
-            if targets[index] is None:
+            if targets[index] is None or augment is not None:
                 with torch.no_grad():
                     target = tuple(t.detach() for t in
                                    _outputs(forward(teacher, item), output))
                     inner = {k: _masked_rows(v.detach(), token_mask)
                              for k, v in teacher_store.items()}
-                if cache_teacher:
+                if cache_teacher and augment is None:
                     targets[index] = (target, inner)
             else:
                 target, inner = targets[index]

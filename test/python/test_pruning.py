@@ -627,6 +627,79 @@ def test_distill_learns_masks(rng):
                    remask_every=2)
 
 
+def test_distill_augment_feeds_both_models_the_augmented_item(rng):
+    """With augment, each step's item is augment(item, step) for the student
+    and the teacher alike; the teacher runs at every step (nothing cached)
+    and the data is left unchanged."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(int(rng.integers(2**31)))
+    dense = torch_model(torch, blocks=2)
+    model = copy.deepcopy(dense)
+    data = [torch.from_numpy(correlated_inputs(rng, 16, 12).astype(np.float32)) for _ in range(3)]
+    originals = [x.clone() for x in data]
+    result = vp.prune_model(model, "16:2:8", data, "wanda")
+    noise = [torch.randn(16, 12) for _ in range(7)]
+    expected = [data[step % 3] + noise[step] for step in range(7)]
+    seen = {"student": [], "teacher": []}
+    for label, net in (("student", model), ("teacher", dense)):
+        net.register_forward_pre_hook(
+            lambda module, args, label=label: seen[label].append(args[0].clone()))
+    losses = vp.distill(model, dense, data, result, steps=7, lr=1e-3, loss="mse",
+                        augment=lambda x, step: x + noise[step])
+    assert len(losses) == 7 and all(np.isfinite(losses))
+    for label in seen:
+        assert len(seen[label]) == 7, label
+        for got, want in zip(seen[label], expected):
+            assert torch.equal(got, want), label
+    for x, original in zip(data, originals):
+        assert torch.equal(x, original)
+    with pytest.raises(ValueError, match="augment"):
+        vp.distill(model, dense, data, result, augment=3)
+
+
+def test_replace_tokens(rng):
+    """replace_tokens replaces each replaceable token (not padding, not
+    protected) with probability rate by a candidate, draws by (seed, step)
+    alone, and leaves the given item unchanged."""
+    torch = pytest.importorskip("torch")
+    ids = torch.from_numpy(rng.integers(0, 1000, (64, 200)))
+    ids[:, 0] = 101
+    attention = torch.ones_like(ids)
+    lengths = rng.integers(1, 201, 64)
+    for row, length in enumerate(lengths):
+        attention[row, length:] = 0
+        ids[row, length:] = 0
+    item = {"input_ids": ids, "attention_mask": attention, "token_type_ids": torch.zeros_like(ids)}
+    before = {k: v.clone() for k, v in item.items()}
+    candidates = np.arange(5000, 5100)
+    replaceable = attention.bool() & (ids != 101)
+
+    none = vp.replace_tokens(0.0, candidates, protect=[101])(item, 0)
+    assert torch.equal(none["input_ids"], ids)
+    every = vp.replace_tokens(1.0, candidates, protect=[101])(item, 0)["input_ids"]
+    assert bool(((every >= 5000) & (every < 5100))[replaceable].all())
+    assert torch.equal(every[~replaceable], ids[~replaceable])
+
+    augment = vp.replace_tokens(0.3, candidates, protect=[101], seed=4)
+    first = augment(item, 3)
+    assert torch.equal(first["input_ids"], augment(item, 3)["input_ids"])
+    assert not torch.equal(first["input_ids"], augment(item, 4)["input_ids"])
+    changed = first["input_ids"] != ids
+    assert not changed[~replaceable].any()
+    fraction = float(changed.sum()) / float(replaceable.sum())
+    assert abs(fraction - 0.3) < 0.025  # about 4.4 standard deviations
+    assert first["attention_mask"] is attention and first["token_type_ids"] is item["token_type_ids"]
+    for key, value in item.items():
+        assert torch.equal(value, before[key]), key
+
+    with pytest.raises(ValueError, match="rate"):
+        vp.replace_tokens(1.5, candidates)
+    with pytest.raises(ValueError, match="candidates"):
+        vp.replace_tokens(0.1, [])
+    with pytest.raises(ValueError, match="input_ids"):
+        vp.replace_tokens(0.1, candidates)(ids, 0)
+
+
 def test_prune_gradually_is_prune_and_distill_per_stage(rng):
     """prune_gradually is, stage by stage, prune_model from the weights the
     stage before left, then distill with that stage's masks: the same
