@@ -73,6 +73,20 @@ http.cookiejar socketserver wsgiref.simple_server json.decoder
 logging.handlers email.message
 """.split()
 
+# PyTorch modules whose docstrings --torch-docs adds to the distillation
+# text: technical prose in the style of the held-out numpy docstrings, from
+# another package (modules this torch lacks are skipped).
+TORCH_MODULES = """
+torch torch.nn torch.nn.functional torch.nn.modules.conv torch.nn.modules.rnn
+torch.nn.modules.transformer torch.nn.modules.loss torch.nn.init torch.nn.utils
+torch.nn.parallel torch.optim torch.optim.lr_scheduler torch.distributions
+torch.utils.data torch.utils.checkpoint torch.autograd torch.fft torch.linalg
+torch.sparse torch.special torch.masked torch.signal torch.cuda torch.amp
+torch.distributed torch.fx torch.export torch.jit torch.onnx torch.profiler
+torch.quantization torch.testing torch.hub torch.func torch.library
+torch.compiler
+""".split()
+
 HELDOUT_MODULES = """
 numpy numpy.linalg numpy.fft numpy.random numpy.ma numpy.polynomial
 numpy.lib.recfunctions numpy.testing
@@ -475,6 +489,9 @@ def main():
     parser.add_argument("--remask-decay", type=float, default=0.0,
                         help="with --remask-every: SR-STE decay of the pruned weights' "
                         "shadow (distill's remask_decay; default 0)")
+    parser.add_argument("--torch-docs", action="store_true",
+                        help="add the docstring sentences of PyTorch's modules "
+                        "(TORCH_MODULES) to the distillation text")
     parser.add_argument("--augment-rate", type=float, default=0.0,
                         help="at every distillation step, replace this fraction of the "
                         "tokens by random whole words of the vocabulary (data "
@@ -529,6 +546,10 @@ def main():
     start = time.time()
     dense = load(args.model_dir, args.device).float()
     calibration_text, distill_text, heldout = texts(args)
+    if args.torch_docs:
+        known = set(distill_text) | {s for group in heldout.values() for s in group}
+        distill_text = distill_text + [s for s in sentences(docstrings(TORCH_MODULES))
+                                       if s not in known]
     salad = word_salad(dense.tokenizer, args.distill_salad)
     heldout_set = {s for group in heldout.values() for s in group}
     general = general_text(args.distill_general, heldout_set | set(distill_text),
