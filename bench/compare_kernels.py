@@ -12,6 +12,13 @@ worse.
 
   python3 bench/compare_kernels.py --before OLD_BUILD --after NEW_BUILD \\
       --label default --csv out.csv --nvdisasm PATH
+
+With --summary it reads such CSVs instead (several, or one holding several
+labels) and prints a markdown table per label: kernels, worse ones (by
+spills only, by instructions per HMMA), the mean instructions per HMMA
+and the summed spill bytes before and after.
+
+  python3 bench/compare_kernels.py --summary default.csv stages-2.csv ...
 """
 
 import argparse
@@ -52,17 +59,59 @@ def measure(ptxas, nvdisasm, ptx, tmp):
             if counts["hmma"] else 0.0}
 
 
+def summarize(paths):
+    """The markdown table of --summary over the rows of `paths`."""
+    variants = {}
+    for path in paths:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                variants.setdefault(row["variant"], []).append(row)
+    lines = ["| variant | kernels | worse | of them by spills only | by instructions "
+             "per HMMA | instructions / HMMA before -> after (mean) | spill bytes "
+             "before -> after (sum) |", "|---|---|---|---|---|---|---|"]
+    total = [0, 0, 0, 0]
+    for variant, rows in variants.items():
+        def value(row, field):
+            return float(row[field])
+
+        def mean(field):
+            return sum(value(r, field) for r in rows) / len(rows)
+
+        worse = [r for r in rows if r["worse"] == "True"]
+        by_instructions = [r for r in worse if value(r, "instructions_per_hmma_after")
+                           > value(r, "instructions_per_hmma_before") + 1e-9]
+        counts = [len(rows), len(worse), len(worse) - len(by_instructions),
+                  len(by_instructions)]
+        total = [a + b for a, b in zip(total, counts)]
+        spills = [int(sum(value(r, f"spill_bytes_{side}") for r in rows))
+                  for side in ("before", "after")]
+        lines.append(
+            f"| {variant} | " + " | ".join(map(str, counts))
+            + f" | {mean('instructions_per_hmma_before'):.2f} -> "
+            f"{mean('instructions_per_hmma_after'):.2f} | {spills[0]} -> {spills[1]} |")
+    if len(variants) > 1:
+        lines.append("| all | " + " | ".join(map(str, total)) + " | | |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--before", required=True)
-    ap.add_argument("--after", required=True)
+    ap.add_argument("--summary", nargs="+", metavar="CSV",
+                    help="summarize these compare CSVs instead of comparing builds")
+    ap.add_argument("--before")
+    ap.add_argument("--after")
     ap.add_argument("--label", default="")
-    ap.add_argument("--csv", required=True)
+    ap.add_argument("--csv")
     ap.add_argument("--ptxas", default=shutil.which("ptxas") or
                     "/usr/local/cuda/bin/ptxas")
     ap.add_argument("--nvdisasm", default=shutil.which("nvdisasm") or "nvdisasm")
     args = ap.parse_args()
+    if args.summary:
+        print(summarize(args.summary))
+        return 0
+    if not (args.before and args.after and args.csv):
+        ap.error("--before, --after and --csv are required (or --summary)")
     before = json.load(open(os.path.join(args.before, "manifest.json")))
     after = json.load(open(os.path.join(args.after, "manifest.json")))
     names = sorted(set(before["kernels"]) & set(after["kernels"]))
