@@ -512,13 +512,21 @@ def test_prune_model_errors(rng):
         vp.prune_model(model, {"embed": "2:4"}, data)
 
 
-def test_distill_keeps_the_masks(rng):
-    torch = pytest.importorskip("torch")
+def pruned_pair(torch, rng, method, items=4):
+    """A two-block model (the teacher), its copy pruned to 16:2:8 by
+    `method` on `items` random inputs, the inputs and prune_model's result."""
     torch.manual_seed(int(rng.integers(2**31)))
     dense = torch_model(torch, blocks=2)
     model = copy.deepcopy(dense)
-    data = [torch.from_numpy(correlated_inputs(rng, 16, 12).astype(np.float32)) for _ in range(4)]
-    result = vp.prune_model(model, "16:2:8", data, "wanda")
+    data = [torch.from_numpy(correlated_inputs(rng, 16, 12).astype(np.float32))
+            for _ in range(items)]
+    result = vp.prune_model(model, "16:2:8", data, method)
+    return dense, model, data, result
+
+
+def test_distill_keeps_the_masks(rng):
+    torch = pytest.importorskip("torch")
+    dense, model, data, result = pruned_pair(torch, rng, "wanda")
     before = {k: v.clone() for k, v in model.state_dict().items()}
 
     def gap():
@@ -591,11 +599,7 @@ def test_distill_learns_masks(rng):
     through), every weight ends V:N:M under the returned masks, and the
     model gets closer to the teacher."""
     torch = pytest.importorskip("torch")
-    torch.manual_seed(int(rng.integers(2**31)))
-    dense = torch_model(torch, blocks=2)
-    model = copy.deepcopy(dense)
-    data = [torch.from_numpy(correlated_inputs(rng, 16, 12).astype(np.float32)) for _ in range(4)]
-    result = vp.prune_model(model, "16:2:8", data, "magnitude")
+    dense, model, data, result = pruned_pair(torch, rng, "magnitude")
     first = {name: info.mask.clone() for name, info in result.items()}
 
     def gap():
@@ -632,12 +636,8 @@ def test_distill_augment_feeds_both_models_the_augmented_item(rng):
     and the teacher alike; the teacher runs at every step (nothing cached)
     and the data is left unchanged."""
     torch = pytest.importorskip("torch")
-    torch.manual_seed(int(rng.integers(2**31)))
-    dense = torch_model(torch, blocks=2)
-    model = copy.deepcopy(dense)
-    data = [torch.from_numpy(correlated_inputs(rng, 16, 12).astype(np.float32)) for _ in range(3)]
+    dense, model, data, result = pruned_pair(torch, rng, "wanda", items=3)
     originals = [x.clone() for x in data]
-    result = vp.prune_model(model, "16:2:8", data, "wanda")
     noise = [torch.randn(16, 12) for _ in range(7)]
     expected = [data[step % 3] + noise[step] for step in range(7)]
     seen = {"student": [], "teacher": []}
