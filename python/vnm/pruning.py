@@ -1338,9 +1338,9 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
     augment     callable(item, step) -> the item that step trains on (for
                 example replace_tokens(...)): both models see the returned
                 item, so the teacher runs at every step and nothing is
-                cached; the item in `data` must stay unchanged. Cycling a
-                small set for many steps, the student otherwise learns the
-                teacher on those items only.
+                cached; the item in `data` must stay unchanged. Meant for
+                runs that cycle a small set for many steps: every step
+                then brings sequences the student has not seen.
 
     Adam at `lr`, linear warm-up over `warmup` steps then cosine decay to
     0; both models run in eval mode (no dropout) and are left in the mode
