@@ -1263,10 +1263,16 @@ def replace_tokens(rate: float, candidates, *, protect=(), key: str = "input_ids
     if not (isinstance(rate, (int, float)) and not isinstance(rate, bool)
             and 0 <= rate <= 1):
         raise ValueError(f"rate must be a number in [0, 1], got {rate!r}")
-    pool = torch.as_tensor(np.asarray(list(candidates), dtype=np.int64))
-    if pool.dim() != 1 or pool.numel() == 0 or bool((pool < 0).any()):
-        raise ValueError("candidates must be a non-empty sequence of token ids >= 0")
-    kept = torch.as_tensor(np.asarray(list(protect), dtype=np.int64))
+    def token_ids(values, name, empty_ok):
+        array = np.asarray(list(values))
+        if (array.ndim != 1 or (array.size and not np.issubdtype(array.dtype, np.integer))
+                or (array.size == 0 and not empty_ok) or bool((array < 0).any())):
+            raise ValueError(f"{name} must be a {'' if empty_ok else 'non-empty '}"
+                             "sequence of integer token ids >= 0")
+        return torch.as_tensor(array.astype(np.int64))
+
+    pool = token_ids(candidates, "candidates", empty_ok=False)
+    kept = token_ids(protect, "protect", empty_ok=True)
 
     def augment(item, step):
         if not isinstance(item, Mapping) or key not in item:

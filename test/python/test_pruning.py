@@ -696,6 +696,10 @@ def test_replace_tokens(rng):
         vp.replace_tokens(1.5, candidates)
     with pytest.raises(ValueError, match="candidates"):
         vp.replace_tokens(0.1, [])
+    with pytest.raises(ValueError, match="candidates"):
+        vp.replace_tokens(0.1, [1.5, 2.0])  # not silently truncated to ids
+    with pytest.raises(ValueError, match="protect"):
+        vp.replace_tokens(0.1, candidates, protect=[-1])
     with pytest.raises(ValueError, match="input_ids"):
         vp.replace_tokens(0.1, candidates)(ids, 0)
 
