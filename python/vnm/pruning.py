@@ -1263,6 +1263,7 @@ def replace_tokens(rate: float, candidates, *, protect=(), key: str = "input_ids
     if not (isinstance(rate, (int, float)) and not isinstance(rate, bool)
             and 0 <= rate <= 1):
         raise ValueError(f"rate must be a number in [0, 1], got {rate!r}")
+
     def token_ids(values, name, empty_ok):
         array = np.asarray(list(values))
         if (array.ndim != 1 or (array.size and not np.issubdtype(array.dtype, np.integer))
@@ -1278,6 +1279,8 @@ def replace_tokens(rate: float, candidates, *, protect=(), key: str = "input_ids
         if not isinstance(item, Mapping) or key not in item:
             raise ValueError(f"replace_tokens needs items that map {key!r} to token ids")
         ids = item[key]
+        if not isinstance(ids, torch.Tensor) or ids.is_floating_point() or ids.is_complex():
+            raise ValueError(f"replace_tokens needs item[{key!r}] to be a tensor of token ids")
         generator = torch.Generator().manual_seed(int(seed) * 1_000_003 + int(step))
         draw = torch.rand(ids.shape, generator=generator) < rate
         choice = pool[torch.randint(len(pool), ids.shape, generator=generator)]

@@ -702,6 +702,8 @@ def test_replace_tokens(rng):
         vp.replace_tokens(0.1, candidates, protect=[-1])
     with pytest.raises(ValueError, match="input_ids"):
         vp.replace_tokens(0.1, candidates)(ids, 0)
+    with pytest.raises(ValueError, match="tensor of token ids"):
+        vp.replace_tokens(0.1, candidates)({"input_ids": ids.float()}, 0)
 
 
 def test_prune_gradually_is_prune_and_distill_per_stage(rng):
