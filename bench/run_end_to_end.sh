@@ -16,7 +16,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUTDIR="${1:?usage: bash bench/run_end_to_end.sh <outdir>}"
 mkdir -p "$OUTDIR"
 OUTDIR="$(cd "$OUTDIR" && pwd)"
-cd "$ROOT"
+cd "$ROOT" || exit 1
 export PYTHONPATH=python VNM_LIBRARY_PATH=bench/build/libVNMFormatC.so
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv \
   >"$OUTDIR/device.txt" 2>&1
