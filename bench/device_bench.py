@@ -325,6 +325,7 @@ def main():
             r = run_case(torch, cp, case, prep,
                          manifest["kernels"][case["kernel"]], args.build, args,
                          cache)
+            r["device"] = device
             results.append(r)
             if args.check_only:
                 print(f"{r['case']:34s} {'ok ' if r['correct'] else 'BAD'} "

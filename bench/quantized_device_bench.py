@@ -268,6 +268,7 @@ def main():
         r = run_case(torch, cp, case, prep,
                      manifest["kernels"][case["kernel"]], args.build, args,
                      int(seed))
+        r["device"] = device
         results.append(r)
         timing = (f"  vnm {r['vnm_ms']:.3f} ms ({r['vnm_tops']:.0f} TOP/s), "
                   f"{r['speedup_vs_fp16_mm']:.2f}x fp16 mm"

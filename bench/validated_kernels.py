@@ -5,7 +5,10 @@ A kernel counts as validated only if a results CSV under bench/results/
 records a correct GPU run (`correct` True) for exactly its PTX: the row's
 `ptx_sha256` equals the sha256 of the PTX that the current compiler
 produces for it. Rows without a `ptx_sha256` (runs recorded before kernels
-carried their identity) validate nothing.
+carried their identity) validate nothing. Each kernel is listed with the
+GPU its results came from: the row's `device` column, or for files
+recorded before rows carried it, the h100/h200 their name holds. Only a
+result from an H200 makes a kernel "validated on the H200".
 
   python3 bench/compile_cases.py --out bench/build     # the current PTX
   python3 bench/validated_kernels.py --build bench/build
@@ -19,20 +22,33 @@ import csv
 import glob
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def device_of(row, path):
+    """The GPU a results row came from: H100, H200, another recorded name,
+    or "an unrecorded GPU"."""
+    name = row.get("device") or ""
+    match = re.search(r"h(100|200)", name or os.path.basename(path), re.IGNORECASE)
+    if match:
+        return "H" + match.group(1)
+    return name or "an unrecorded GPU"
+
+
 def recorded_correct_runs(results_dir):
-    """{ptx sha256: [results file, ...]} of the correct runs recorded."""
+    """{ptx sha256: [(results file, device), ...]} of the correct runs
+    recorded."""
     found = {}
     for path in sorted(glob.glob(os.path.join(results_dir, "*.csv"))):
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
                 sha = row.get("ptx_sha256")
                 if sha and row.get("correct") == "True":
-                    found.setdefault(sha, []).append(os.path.basename(path))
+                    found.setdefault(sha, []).append(
+                        (os.path.basename(path), device_of(row, path)))
     return found
 
 
@@ -45,18 +61,21 @@ def main():
     args = ap.parse_args()
     manifest = json.load(open(os.path.join(args.build, "manifest.json")))
     runs = recorded_correct_runs(args.results)
-    validated = 0
+    validated = on_h200 = 0
     for name, kernel in sorted(manifest["kernels"].items()):
         sha = kernel.get("ptx_sha256")
-        files = runs.get(sha, []) if sha else []
-        if files:
+        records = runs.get(sha, []) if sha else []
+        if records:
             validated += 1
-            print(f"validated on the GPU   {name}  ({', '.join(sorted(set(files)))})")
+            devices = sorted({device for _, device in records})
+            on_h200 += "H200" in devices
+            files = ", ".join(sorted({file for file, _ in records}))
+            print(f"validated on {' and '.join(devices)}   {name}  ({files})")
         else:
             print(f"untested on a GPU      {name}  (ptx {sha[:12] if sha else '?'})")
     total = len(manifest["kernels"])
     print(f"{validated}/{total} kernels of the case matrix have a correct GPU "
-          f"result recorded for exactly their PTX")
+          f"result recorded for exactly their PTX; {on_h200}/{total} on an H200")
     return 0
 
 
