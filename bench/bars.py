@@ -25,6 +25,8 @@ import argparse
 import csv
 import sys
 
+from compare_recipes import form_of
+
 # (V, M) -> bar; V None: any V (the 2:4 bar).
 FLOAT_BARS = {
     "mma.sp": {(None, 4): 0.8, (128, 8): 1.5, (128, 16): 2.5, (128, 32): 3.5,
@@ -52,13 +54,9 @@ def float_rows(family, rows):
     return out
 
 
-def form(row):
-    return row["case"].split("_")[0]
-
-
 def quantized_rows(rows):
     ok = [r for r in rows if r["correct"] == "True"]
-    w8a8 = [r for r in ok if form(r) == "w8a8" and int(r["n"]) == 4096
+    w8a8 = [r for r in ok if form_of(r["case"]) == "w8a8" and int(r["n"]) == 4096
             and int(r["cols"]) == 4096 and int(r["rows"]) in (4096, 11008)]
     return [
         ("W8A8 2:4", [r for r in w8a8 if int(r["m"]) == 4], "speedup_vs_int_mm", 1.2,
@@ -66,7 +64,7 @@ def quantized_rows(rows):
         ("W8A8 V = 128 2:8", [r for r in w8a8 if int(r["v"]) == 128 and int(r["m"]) == 8],
          "speedup_vs_int_mm", 2.0, "torch._int_mm"),
         ("W4A16 64:2:8, N <= 16",
-         [r for r in ok if form(r).startswith("w4a16") and int(r["v"]) == 64
+         [r for r in ok if form_of(r["case"]).startswith("w4a16") and int(r["v"]) == 64
           and int(r["m"]) == 8 and int(r["n"]) <= 16],
          "speedup_vs_fp16_mm", 4.0, "dense fp16"),
     ]

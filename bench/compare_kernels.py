@@ -59,6 +59,11 @@ def measure(ptxas, nvdisasm, ptx, tmp):
             if counts["hmma"] else 0.0}
 
 
+def more_instructions(before, after):
+    """Whether `after` issues more instructions per HMMA than `before`."""
+    return float(after) > float(before) + 1e-9
+
+
 def summarize(paths):
     """The markdown table of --summary over the rows of `paths`."""
     variants = {}
@@ -71,19 +76,16 @@ def summarize(paths):
              "before -> after (sum) |", "|---|---|---|---|---|---|---|"]
     total = [0, 0, 0, 0]
     for variant, rows in variants.items():
-        def value(row, field):
-            return float(row[field])
-
         def mean(field):
-            return sum(value(r, field) for r in rows) / len(rows)
+            return sum(float(r[field]) for r in rows) / len(rows)
 
         worse = [r for r in rows if r["worse"] == "True"]
-        by_instructions = [r for r in worse if value(r, "instructions_per_hmma_after")
-                           > value(r, "instructions_per_hmma_before") + 1e-9]
+        by_instructions = [r for r in worse if more_instructions(
+            r["instructions_per_hmma_before"], r["instructions_per_hmma_after"])]
         counts = [len(rows), len(worse), len(worse) - len(by_instructions),
                   len(by_instructions)]
         total = [a + b for a, b in zip(total, counts)]
-        spills = [int(sum(value(r, f"spill_bytes_{side}") for r in rows))
+        spills = [int(sum(float(r[f"spill_bytes_{side}"]) for r in rows))
                   for side in ("before", "after")]
         lines.append(
             f"| {variant} | " + " | ".join(map(str, counts))
@@ -130,8 +132,8 @@ def main():
                                             tmp).items():
                     row[f"{field}_{side}"] = value
         row["worse"] = (row["spill_bytes_after"] > row["spill_bytes_before"]
-                        or row["instructions_per_hmma_after"] >
-                        row["instructions_per_hmma_before"] + 1e-9)
+                        or more_instructions(row["instructions_per_hmma_before"],
+                                             row["instructions_per_hmma_after"]))
         return row
 
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:

@@ -1426,13 +1426,13 @@ def distill(model, teacher, data, masks, *, steps: int = 200, lr: float = 1e-4,
             index = step % len(items)
             item = items[index] if augment is None else augment(items[index], step)
             token_mask = _token_mask(item)
-            if targets[index] is None or augment is not None:
+            if targets[index] is None:
                 with torch.no_grad():
                     target = tuple(t.detach() for t in
                                    _outputs(forward(teacher, item), output))
                     inner = {k: _masked_rows(v.detach(), token_mask)
                              for k, v in teacher_store.items()}
-                if cache_teacher and augment is None:
+                if cache_teacher and augment is None:  # an augmented item is new
                     targets[index] = (target, inner)
             else:
                 target, inner = targets[index]
