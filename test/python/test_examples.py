@@ -65,3 +65,15 @@ def test_quantized_mlp_kernels_take_what_quantized_sparse_linear_passes(tmp_path
                     assert "input_scales" in contract["params"]
                 else:
                     assert "input_scales" not in contract["params"]
+
+
+def test_heldout_overlap_best_matches():
+    """examples/heldout_overlap.py: each held-out sentence's best word-set
+    Jaccard similarity to a source."""
+    heldout_overlap = load("heldout_overlap")
+    best = heldout_overlap.best_matches(
+        ["The array is sorted in place.", "Returns a new view."],
+        ["the ARRAY is sorted, in place", "an unrelated line", "returns a copy"])
+    assert best[0] == 1.0
+    assert best[1] == 2 / 5  # {returns, a} of {returns, a, new, view, copy}
+    assert heldout_overlap.best_matches(["anything"], []) == [0.0]
