@@ -68,7 +68,7 @@ def ptxas_report(ptxas, ptx, arch):
             int(spill.group(1)) + int(spill.group(2)) if spill else None)
 
 
-def compile_one(vnm_opt, ptxas, out_dir, key, tiling):
+def compile_one(vnm_opt, ptxas, out_dir, key, tiling, sm80=True):
     name = case_matrix.kernel_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
@@ -87,7 +87,10 @@ def compile_one(vnm_opt, ptxas, out_dir, key, tiling):
     if ptxas:
         info["registers"], info["spill_bytes"] = ptxas_report(ptxas, ptx,
                                                               "sm_90")
-        # The same PTX for sm_80: the .target line names the chip.
+        # The same PTX for sm_80: the .target line names the chip (not for
+        # split kernels, which run as clusters: sm_80 has none).
+        if not sm80:
+            return info
         ptx80 = os.path.join(kdir, "sm80.ptx")
         with open(ptx) as f, open(ptx80, "w") as g:
             g.write(re.sub(r"\.target sm_90a?", ".target sm_80", f.read()))
@@ -108,7 +111,8 @@ def main():
     ap.add_argument("--blocks-per-sm", type=int, default=-1,
                     help="forwarded to the pipeline (-1: the heuristic, 0: "
                          "ptxas's choice)")
-    for option in ("block-rows", "warp-rows", "warps-n", "stages", "unroll"):
+    for option in ("block-rows", "warp-rows", "warps-n", "stages", "unroll",
+                   "k-splits"):
         ap.add_argument(f"--{option}", type=int, default=0,
                         help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--filter", default="", help="substring of kernel names")
@@ -116,7 +120,7 @@ def main():
     tiling = (f"blocks-per-sm={args.blocks_per_sm} "
               f"block-rows={args.block_rows} warp-rows={args.warp_rows} "
               f"warps-n={args.warps_n} stages={args.stages} "
-              f"unroll={args.unroll}")
+              f"unroll={args.unroll} k-splits={args.k_splits}")
 
     ptxas = shutil.which("ptxas") or (
         "/usr/local/cuda/bin/ptxas"
@@ -128,7 +132,8 @@ def main():
                    for c in cases})
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         kernels = list(pool.map(
-            lambda k: compile_one(args.vnm_opt, ptxas, kernels_dir, k, tiling),
+            lambda k: compile_one(args.vnm_opt, ptxas, kernels_dir, k, tiling,
+                                  sm80=args.k_splits <= 1),
             keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     with open(os.path.join(args.out, "manifest.json"), "w") as f:

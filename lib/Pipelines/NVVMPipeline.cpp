@@ -61,6 +61,13 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
                      "read B as K x N in blocks of 8 warps or with registers "
                      "left to ptxas, else 1)"),
       llvm::cl::init(0)};
+  Option<int64_t> kSplits{
+      *this, "k-splits",
+      llvm::cl::desc("Split the mma.sp kernels' K loop over up to this many "
+                     "blocks of one cluster (sm_90, 2-8; the largest count "
+                     "that divides the k-tile pairs), for decode-sized N; 0 "
+                     "or 1: none"),
+      llvm::cl::init(0)};
   Option<int64_t> warpsN{
       *this, "warps-n",
       llvm::cl::desc("Columns of warps per block tile (2, 4; 0 chooses)"),
@@ -106,7 +113,8 @@ static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
       "function-boundary-type-conversion=identity-layout-map},"
       "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
       "stages={8} blocks-per-sm={6} recipe={9} block-cols={10} "
-      "register-gather={11} cluster-rows={12} as-2-4={13} unroll={14}},"
+      "register-gather={11} cluster-rows={12} as-2-4={13} unroll={14} "
+      "k-splits={15}},"
       "vnm-fold-transposed-rhs{{register-gather={11}},"
       "vnm-fold-transposed-result,"
       "vnm-lower-to-gpu,"
@@ -125,7 +133,7 @@ static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
       int64_t(options.stages), std::string(options.recipe),
       int64_t(options.blockCols), bool(options.registerGather),
       int64_t(options.clusterRows), int64_t(options.as24),
-      int64_t(options.unroll));
+      int64_t(options.unroll), int64_t(options.kSplits));
   if (!options.dumpDir.empty())
     text += ",vnm-dump-kernels{output-dir=" + options.dumpDir + "}";
   return text;

@@ -27,6 +27,8 @@ std::string SpmmCase::name() const {
           std::to_string(stages);
   if (unroll)
     text += "_u" + std::to_string(unroll);
+  if (kSplits)
+    text += "_ks" + std::to_string(kSplits);
   if (tokenMajor)
     text += "_tokenmajor";
   if (tokenMajorOut)
@@ -428,6 +430,48 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     c.rows = 150 + 29 * i;
     c.cols = 16 * c.m * (u.pairs - 1) + 8 * c.m + 3;
     c.n = 90 + 23 * i;
+    c.source = ProgramSource::Generated;
+    cases.push_back(c);
+  }
+  // K split over a cluster of blocks (k-splits): every rank runs its pairs,
+  // the last sums the partial tiles and runs the epilogue. The gather, the
+  // dense copy (M = 4), per-group scales (a split's pairs are whole groups),
+  // the i8 kernel's i32 sums, an unrolled loop, and a split with fewer
+  // pairs than stages (not pipelined); ragged R, K and N throughout.
+  const struct {
+    int64_t v, m, splits, pairs, stages;
+    const char *element, *weight, *result;
+    int64_t unroll, groupPairs;
+  } splitCases[] = {
+      {64, 8, 4, 8, 3, "f16", "", "f16", 0, 0},
+      {128, 4, 2, 6, 4, "bf16", "", "f32", 0, 0},
+      {64, 8, 3, 6, 2, "f16", "i4", "f16", 0, 1},
+      {128, 8, 2, 8, 3, "bf16", "i8", "bf16", 0, 2},
+      {64, 8, 2, 10, 5, "i8", "", "i32", 0, 0},
+      {64, 4, 8, 16, 3, "i8", "i4", "f16", 0, 0},
+      {64, 16, 2, 12, 3, "f16", "", "f16", 3, 0},
+      {64, 8, 4, 4, 3, "f16", "", "f32", 0, 0},
+  };
+  for (auto [i, k] : llvm::enumerate(splitCases)) {
+    SpmmCase c;
+    c.v = k.v;
+    c.m = k.m;
+    c.element = k.element;
+    c.weight = k.weight;
+    c.result = k.result;
+    c.kSplits = k.splits;
+    c.stages = k.stages;
+    c.unroll = k.unroll;
+    c.blockRows = k.v % 128 == 0 ? 128 : 64;
+    c.groupSize = 16 * k.m * k.groupPairs;
+    bool integer = c.element == "i8";
+    c.accumulate = i % 2 == 1;
+    c.bias = !integer && i % 3 == 0;
+    c.activation = integer ? "none" : activations[i % 3];
+    c.rows = 130 + 37 * i;
+    // The last pair ragged: 8 M + 3 of its 16 M columns.
+    c.cols = 16 * c.m * (k.pairs - 1) + 8 * c.m + 3;
+    c.n = 70 + 41 * i;
     c.source = ProgramSource::Generated;
     cases.push_back(c);
   }

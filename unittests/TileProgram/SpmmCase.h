@@ -47,6 +47,9 @@ struct SpmmCase {
   int64_t blockRows = 64, warpRows = 32, warpsN = 2, stages = 3;
   /// The K loop's unroll factor asked of vnm-choose-config (0: its choice).
   int64_t unroll = 0;
+  /// The K splits asked of vnm-choose-config (0: none): consecutive blocks
+  /// along grid y sum one tile's partial K loops.
+  int64_t kSplits = 0;
   /// The chip vnm-choose-config tiles for: sm_90a runs the wgmma.sp recipe
   /// (recipe=wgmma-sp; block rows and stages apply, warp options not).
   std::string chip = "sm_90";

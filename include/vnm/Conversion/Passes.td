@@ -214,7 +214,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     warp tiles, registers left to ptxas for the quantized kernels); the
     pipelined K loop unrolled by the ring's stages for 32-row warp tiles
     that read B as K x N, in blocks of 8 warps or with registers left to
-    ptxas (`unroll`, done by vnm-unroll-kernel-loops). An
+    ptxas (`unroll`, done by vnm-unroll-kernel-loops); the K loop split
+    over a cluster of blocks only where `k-splits` asks for it. An
     op that already carries a
     `vnm.config` keeps it (per-op override); the options override the
     choice for the others. `vnm-lower-to-gpu` follows the attribute.
@@ -259,6 +260,13 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "registers; .minnctapersm); 0 leaves registers to ptxas; -1 "
            "chooses (16 warps per multiprocessor, 8 with 64-row warp "
            "tiles)">,
+    Option<"kSplits", "k-splits", "int64_t", /*default=*/"0",
+           "Split each mma.sp kernel's K loop over up to this many blocks "
+           "(sm_90: one cluster per tile, the last block sums the partial "
+           "tiles): the largest count up to it that divides the k-tile "
+           "pairs (and keeps whole scale groups), for problems with too few "
+           "tiles to fill the GPU, as at decode-sized N; 0 or 1: no split, "
+           "at most 8">,
     Option<"registerGather", "register-gather", "bool", /*default=*/"false",
            "Tile for the kernels that vnm-fold-transposed-rhs with the same "
            "option hands x[N][K] at M = 8 (registers left to ptxas)">,
@@ -280,7 +288,8 @@ def ConvertVNMGPUToLoops : Pass<"convert-vnm-gpu-to-loops", "mlir::ModuleOp"> {
     `func.func @<kernel>_cpu(<the kernel's arguments>, %grid_x: index,
     %grid_y: index)` (with `llvm.emit_c_interface`) that runs the kernel
     body once per block of the grid: `gpu.block_id x/y` become the indices
-    of loops over grid y and x, `gpu.grid_dim x/y` the grid sizes, and every
+    of loops over grid x and y (y innermost: the K splits of a tile run one
+    after another), `gpu.grid_dim x/y` the grid sizes, and every
     tile op becomes scf/memref/arith code on whole tiles (docs/spec.md
     section 5; the choices where the spec leaves room are in
     docs/gpu-cpu-execution.md).

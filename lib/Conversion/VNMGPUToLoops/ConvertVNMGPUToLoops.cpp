@@ -72,7 +72,7 @@ LogicalResult checkKernel(mlir::gpu::GPUFuncOp kernel) {
 }
 
 /// @<kernel>_cpu(<kernel arguments>, %grid_x, %grid_y): the kernel body,
-/// cloned into loops over the grid's blocks.
+/// cloned into loops over the grid's blocks (y inner).
 func::FuncOp buildHost(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
                        StringRef name) {
   Location loc = kernel.getLoc();
@@ -88,9 +88,11 @@ func::FuncOp buildHost(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
   Value gridY = entry->getArgument(kernel.getNumArguments() + 1);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto rowsOfBlocks = scf::ForOp::create(b, loc, zero, gridY, one);
-  b.setInsertionPoint(rowsOfBlocks.getBody()->getTerminator());
-  auto blocks = scf::ForOp::create(b, loc, zero, gridX, one);
+  // Grid y innermost: the K splits of a tile (consecutive blocks along y,
+  // one cluster) run one after another, as vnm_gpu.reduce_k_splits needs.
+  auto columnsOfBlocks = scf::ForOp::create(b, loc, zero, gridX, one);
+  b.setInsertionPoint(columnsOfBlocks.getBody()->getTerminator());
+  auto blocks = scf::ForOp::create(b, loc, zero, gridY, one);
   b.setInsertionPoint(blocks.getBody()->getTerminator());
 
   IRMapping mapping;
@@ -100,8 +102,8 @@ func::FuncOp buildHost(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
   for (Operation &op : kernel.getBody().front().without_terminator())
     b.clone(op, mapping);
 
-  Value blockIds[3] = {blocks.getInductionVar(), rowsOfBlocks.getInductionVar(),
-                       Value()};
+  Value blockIds[3] = {columnsOfBlocks.getInductionVar(),
+                       blocks.getInductionVar(), Value()};
   Value gridDims[3] = {gridX, gridY, Value()};
   SmallVector<Operation *> gpuOps;
   blocks.getBody()->walk([&](Operation *op) {
@@ -153,6 +155,9 @@ LogicalResult lowerTileOp(Operation *op, const TileStorage &storage) {
       .Case([&](vnm_gpu::MmaSpOp x) { return lowerMmaSp(x, storage); })
       .Case([&](vnm_gpu::WgmmaSpOp x) { return lowerWgmmaSp(x, storage); })
       .Case([&](vnm_gpu::ZeroOp x) { return lowerZero(x, storage); })
+      .Case([&](vnm_gpu::ReduceKSplitsOp x) {
+        return lowerReduceKSplits(x, storage);
+      })
       .Case(
           [&](vnm_gpu::GroupScaleOp x) { return lowerGroupScale(x, storage); })
       .Case([&](vnm_gpu::EpilogueOp x) { return lowerEpilogue(x, storage); })

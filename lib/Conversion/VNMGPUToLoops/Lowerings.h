@@ -41,6 +41,8 @@ mlir::LogicalResult lowerMmaSp(vnm_gpu::MmaSpOp op, const TileStorage &storage);
 mlir::LogicalResult lowerWgmmaSp(vnm_gpu::WgmmaSpOp op,
                                  const TileStorage &storage);
 mlir::LogicalResult lowerZero(vnm_gpu::ZeroOp op, const TileStorage &storage);
+mlir::LogicalResult lowerReduceKSplits(vnm_gpu::ReduceKSplitsOp op,
+                                       const TileStorage &storage);
 mlir::LogicalResult lowerGroupScale(vnm_gpu::GroupScaleOp op,
                                     const TileStorage &storage);
 

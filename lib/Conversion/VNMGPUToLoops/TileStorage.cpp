@@ -56,6 +56,11 @@ Value TileStorage::allocateCarried(Type tileType) {
 
 Value TileStorage::bufferOf(Value tile) const { return buffers.lookup(tile); }
 
+TileStorage::ClusterSum
+TileStorage::clusterSumOf(vnm_gpu::ReduceKSplitsOp op) const {
+  return clusterSums.lookup(op);
+}
+
 const RingBuffers &TileStorage::ringOf(Value ring) const {
   return rings.find(ring)->second;
 }
@@ -140,6 +145,17 @@ LogicalResult TileStorage::assignResults(Operation *op) {
           {aRing.getStages(), tile.getDimSize(0), tile.getDimSize(1)},
           tile.getElementType()));
       continue;
+    }
+    if (auto reduce = dyn_cast<vnm_gpu::ReduceKSplitsOp>(op)) {
+      // The sum outlives the block: the cluster's ranks run one after
+      // another.
+      ClusterSum cluster{allocate(getTileBufferType(type)),
+                         allocate(MemRefType::get(
+                             {1}, IntegerType::get(op->getContext(), 64)))};
+      CodeGen cg(allocBuilder, host.getLoc());
+      cg.store(cg.integer(allocBuilder.getI64Type(), 0), cluster.nextRank,
+               cg.index(0));
+      clusterSums[reduce] = cluster;
     }
     if (!isTileType(type) || isa<scf::ForOp, scf::IfOp>(op))
       continue;

@@ -73,6 +73,14 @@ public:
   mlir::Value bufferOf(mlir::Value tile) const;
   const RingBuffers &ringOf(mlir::Value ring) const;
 
+  /// What a vnm_gpu.reduce_k_splits keeps across the blocks of the grid:
+  /// the running sum of its cluster's partial tiles, and the rank the next
+  /// block must have (index 0 of a 1-element i64 buffer, 0 at the start).
+  struct ClusterSum {
+    mlir::Value sum, nextRank;
+  };
+  ClusterSum clusterSumOf(vnm_gpu::ReduceKSplitsOp op) const;
+
   /// Erases the casts that stand for loop-carried tiles; call it once the
   /// tile ops that read them are gone.
   void erasePlaceholders();
@@ -98,6 +106,7 @@ private:
   mlir::Operation *returnOp;
   llvm::DenseMap<mlir::Value, mlir::Value> buffers;
   llvm::DenseMap<mlir::Value, RingBuffers> rings;
+  llvm::DenseMap<mlir::Operation *, ClusterSum> clusterSums;
   /// Per position of an scf op that carries tiles: the placeholder and
   /// buffer of a carried tile, null for other values.
   struct Carried {

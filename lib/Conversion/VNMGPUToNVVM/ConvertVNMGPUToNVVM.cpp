@@ -184,6 +184,7 @@ struct ConvertVNMGPUToNVVMPass
     lowering::populateEpiloguePatterns(converter, patterns);
     lowering::populateSampledStorePatterns(converter, patterns);
     lowering::populateGroupScalePatterns(converter, patterns);
+    lowering::populateSplitReducePatterns(converter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

@@ -140,6 +140,8 @@ void populateSampledStorePatterns(mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateGroupScalePatterns(mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
+void populateSplitReducePatterns(mlir::TypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 
 } // namespace vnm::vnm_gpu::lowering
 

@@ -63,6 +63,8 @@ SmallVector<NamedAttribute> spmmProblem(Builder &b,
       b.getNamedAttr("block_tile", b.getI64ArrayAttr({cfg.blockM, cfg.blockN})),
       b.getNamedAttr("stages", b.getI64IntegerAttr(cfg.stages)),
       b.getNamedAttr("warps", b.getI64ArrayAttr({cfg.warpsM, cfg.warpsN})),
+      // Blocks per tile along y (grid_y counts them all).
+      b.getNamedAttr("k_splits", b.getI64IntegerAttr(cfg.kSplits)),
       b.getNamedAttr(
           "rhs_layout",
           b.getStringAttr(cfg.tokenMajorRhs ? "token_major" : "k_by_n")),
@@ -135,7 +137,8 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
           "vnm.gpu_kernel",
           SymbolRefAttr::get(b.getStringAttr(kKernelModuleName),
                              {FlatSymbolRefAttr::get(b.getStringAttr(name))}));
-      kernel::LaunchGrid grid{config.blockN, config.gridY()};
+      // The K splits of a tile are consecutive blocks along y.
+      kernel::LaunchGrid grid{config.blockN, config.gridY() * config.kSplits};
       contracts.push_back(kernel::buildLaunchContract(
           kernel, kKernelModuleName, StorageSpmmOp::getOperationName(), grid,
           spmmProblem(b, config), spmmRequirements(config)));
@@ -150,6 +153,15 @@ int64_t rhsColumns(Operation *op) {
                               : cast<StorageSpmmOp>(op).getRhs();
   auto type = dyn_cast<ShapedType>(rhs.getType());
   return type && type.hasRank() && type.getRank() == 2 ? type.getDimSize(1)
+                                                       : ShapedType::kDynamic;
+}
+
+/// K, the rows of an spmm's rhs (dynamic where unknown).
+int64_t rhsRows(Operation *op) {
+  Value rhs = isa<SpmmOp>(op) ? cast<SpmmOp>(op).getRhs()
+                              : cast<StorageSpmmOp>(op).getRhs();
+  auto type = dyn_cast<ShapedType>(rhs.getType());
+  return type && type.hasRank() && type.getRank() == 2 ? type.getDimSize(0)
                                                        : ShapedType::kDynamic;
 }
 
@@ -192,6 +204,15 @@ struct ChooseConfigPass
     if (blocksPerSM < -1 || blocksPerSM > 32)
       return reject("blocks-per-sm must be -1 (choose), 0 (ptxas's choice) "
                     "or in [1, 32]");
+    if (kSplits < 0 || kSplits > 8)
+      return reject("k-splits must be 0 or in [1, 8] (8: the portable "
+                    "cluster size)");
+    if (kSplits > 1 && chip == "sm_80")
+      return reject("k-splits needs chip sm_90 or sm_90a (the splits of a "
+                    "tile run as one cluster)");
+    if (kSplits > 1 && hopper)
+      return reject("k-splits splits the mma.sp kernels' K loop: it needs "
+                    "recipe=mma-sp or auto");
     // The chip bounds the kernel recipes: mma.sp runs on sm_80 and later,
     // wgmma.sp on sm_90a (for float weights; the quantized kernels are
     // mma.sp only).
@@ -222,7 +243,7 @@ struct ChooseConfigPass
     // kernels.
     // Tiling options of the mma.sp kernels keep auto on them.
     bool mmaSpTiling = blockRows || warpRows || warpsN || stages ||
-                       blocksPerSM != -1 || unroll;
+                       blocksPerSM != -1 || unroll || kSplits > 1;
     bool autoHopper = recipe == "auto" && chip == "sm_90a" && !mmaSpTiling;
     bool warpSpecializedRecipe = recipe == "wgmma-sp-ws" || autoHopper;
     if (as24 == 1 && !warpSpecializedRecipe)
@@ -259,6 +280,7 @@ struct ChooseConfigPass
       std::optional<int64_t> groupSize =
           isa<SpmmOp>(op) ? cast<SpmmOp>(op).getGroupSize()
                           : cast<StorageSpmmOp>(op).getGroupSize();
+      int64_t groupColumns = groupSize.has_value() ? *groupSize : 0;
       bool integerWeight =
           weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
       // The warp-specialized kernel copies B as a dense tile: M = 4, or a
@@ -308,11 +330,13 @@ struct ChooseConfigPass
                                       encoding.getM(), chosen));
         return;
       }
-      op->setAttr("vnm.config",
-                  kernel::chooseSpmmConfig(&getContext(), encoding.getV(),
-                                           encoding.getM(), integerWeight,
-                                           groupSize.has_value(), tokenMajor,
-                                           options));
+      kernel::TilingOptions chosen = options;
+      chosen.kSplits =
+          kernel::chooseKSplits(kSplits, rhsRows(op), m, groupColumns);
+      op->setAttr("vnm.config", kernel::chooseSpmmConfig(
+                                    &getContext(), encoding.getV(),
+                                    encoding.getM(), integerWeight,
+                                    groupSize.has_value(), tokenMajor, chosen));
     });
   }
 };

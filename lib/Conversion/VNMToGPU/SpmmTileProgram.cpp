@@ -226,10 +226,12 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
     func->setAttr(kUnrollAttrName, builder.getI64IntegerAttr(cfg.unroll));
   // Consecutive row blocks (grid y) as one cluster: `.reqnctapercluster`,
   // so that a plain launch makes the clusters.
-  if (cfg.clusterRows > 1)
-    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
-                  builder.getDenseI32ArrayAttr(
-                      {1, static_cast<int32_t>(cfg.clusterRows), 1}));
+  // The K splits of one tile, consecutive blocks along y, likewise: the
+  // last one sums the others' partial tiles in its shared memory.
+  if (int64_t cluster = std::max(cfg.clusterRows, cfg.kSplits); cluster > 1)
+    func->setAttr(
+        NVVM::NVVMDialect::getClusterDimAttrName(),
+        builder.getDenseI32ArrayAttr({1, static_cast<int32_t>(cluster), 1}));
   for (auto [index, parameter] : llvm::enumerate(parameters))
     func.setArgAttr(index, kParamAttrName,
                     builder.getStringAttr(parameter.first));
@@ -259,7 +261,21 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
         builder, loc, arith::IndexCastOp::create(builder, loc, i32, id),
         c32(tile));
   };
-  Value row = blockOffset(gpu::Dimension::y, cfg.blockM);
+  // Block y = row block * K splits + split: the split runs pairs
+  // [split * P / S, (split + 1) * P / S) of the tile's K loop.
+  Value row, split;
+  if (cfg.kSplits > 1) {
+    Value id = arith::IndexCastOp::create(
+        builder, loc, i32,
+        gpu::BlockIdOp::create(builder, loc, gpu::Dimension::y));
+    split = arith::RemUIOp::create(builder, loc, id, c32(cfg.kSplits));
+    row = arith::MulIOp::create(
+        builder, loc,
+        arith::DivUIOp::create(builder, loc, id, c32(cfg.kSplits)),
+        c32(cfg.blockM));
+  } else {
+    row = blockOffset(gpu::Dimension::y, cfg.blockM);
+  }
   Value col = blockOffset(gpu::Dimension::x, cfg.blockN);
   // wgmma's swizzle atoms (8 rows of 128 bytes) start on 1024-byte
   // boundaries.
@@ -285,13 +301,24 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
   TypeAttr matrix = TypeAttr::get(types.matrix);
 
   Value lower = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value upper = arith::ConstantIndexOp::create(builder, loc, cfg.kTilePairs());
+  Value upper =
+      arith::ConstantIndexOp::create(builder, loc, cfg.pairsPerSplit());
   Value step = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value firstPair = split ? arith::MulIOp::create(builder, loc, split,
+                                                  c32(cfg.pairsPerSplit()))
+                                .getResult()
+                          : Value();
   auto loop = scf::ForOp::create(
       builder, loc, lower, upper, step, carried,
       [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
-        Value pair = arith::IndexCastOp::create(b, loc, i32, iv);
-        Value slot = arith::RemUIOp::create(b, loc, pair, c32(cfg.stages));
+        // The slot follows the iteration, so that an unrolled loop's slots
+        // are constants whatever the split.
+        Value iteration = arith::IndexCastOp::create(b, loc, i32, iv);
+        Value slot = arith::RemUIOp::create(b, loc, iteration, c32(cfg.stages));
+        Value pair = firstPair
+                         ? arith::AddIOp::create(b, loc, firstPair, iteration)
+                               .getResult()
+                         : iteration;
         Value colloc;
         if (cfg.tokenMajorRhs) {
           // The block's tokens (rows of x, bounded by N), the pair's
@@ -349,12 +376,25 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
             b.getI64IntegerAttr(cfg.kTilePairs() - 1));
         scf::YieldOp::create(b, loc, fold.getResults());
       });
+  Value result = loop.getResult(0);
+  if (split) {
+    // The last split sums the tile and runs the epilogue; the others are
+    // done.
+    result =
+        ReduceKSplitsOp::create(builder, loc, types.acc, result, split,
+                                builder.getI64IntegerAttr(cfg.kSplits), ring);
+    Value last = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                       split, c32(cfg.kSplits - 1));
+    auto ifLast = scf::IfOp::create(builder, loc, last);
+    builder.setInsertionPoint(ifLast.thenBlock()->getTerminator());
+  }
   // Group scales are folded in the loop; per-row ones scale the epilogue.
-  EpilogueOp::create(builder, loc, loop.getResult(0), arg.out, row, col,
+  EpilogueOp::create(builder, loc, result, arg.out, row, col,
                      static_cast<uint64_t>(cfg.rows), arg.n, arg.ldc,
                      cfg.hasBias ? arg.bias : Value(),
                      groupScales ? Value() : arg.weightScales, arg.inputScales,
                      cfg.accumulate, cfg.tokenMajorOut, cfg.activation);
+  builder.setInsertionPointToEnd(&body);
   gpu::ReturnOp::create(builder, loc);
   return func;
 }

@@ -95,6 +95,9 @@ struct SpmmKernelConfig {
   int64_t unroll = 1;
   /// Consecutive row blocks launched as one cluster (sm_90a; 1: none).
   int64_t clusterRows = 1;
+  /// Blocks that share one tile's K loop (sm_90; 1: none): consecutive
+  /// along grid y, one cluster, each running kTilePairs() / kSplits pairs.
+  int64_t kSplits = 1;
 
   int64_t threads() const {
     return 32 * warpsM * warpsN + kProducerThreads * warpSpecialized;
@@ -133,6 +136,7 @@ struct SpmmKernelConfig {
     minBlocksPerSM = config.getBlocksPerSM();
     unroll = config.getUnroll();
     clusterRows = 1;
+    kSplits = config.getKSplits();
   }
   int64_t groups() const { return (cols + m - 1) / m; }
   /// With M = 4 every group keeps all four of its columns (colidx is 0 1 2 3
@@ -149,6 +153,8 @@ struct SpmmKernelConfig {
   /// (M columns each), of which load_b selects 4 per group when M > 4.
   int64_t slotCols() const { return kSlotRows / 4 * m; }
   int64_t gridY() const { return (rows + blockM - 1) / blockM; }
+  /// k-tile pairs of each K split.
+  int64_t pairsPerSplit() const { return kTilePairs() / kSplits; }
 };
 
 /// Whether the f16/bf16 mma.sp kernels read a token-major rhs at this M: a
@@ -188,6 +194,8 @@ struct TilingOptions {
   int64_t clusterRows = 0;
   /// The warp-specialized kernel runs a V:2:M weight as 2:4.
   bool as24 = false;
+  /// K splits of the mma.sp kernels (1: none).
+  int64_t kSplits = 1;
 };
 
 /// The tiling vnm-choose-config gives a matrix in the V:N:M format;
@@ -225,6 +233,13 @@ vnm_gpu::MmaSpTilingAttr chooseSpmmConfig(mlir::MLIRContext *context, int64_t v,
                                           int64_t m, bool quantized,
                                           bool groupScales, bool tokenMajorRhs,
                                           const TilingOptions &options);
+
+/// The K splits of an mma.sp kernel of K columns in groups of M (dynamic
+/// K: 1) with per-group scales of `groupSize` columns (0: none): the
+/// largest count up to `maxSplits` that divides the k-tile pairs into
+/// equal parts of whole scale groups; 1 where `maxSplits` <= 1.
+int64_t chooseKSplits(int64_t maxSplits, int64_t cols, int64_t m,
+                      int64_t groupSize);
 
 /// Why `config` cannot be generated, or an empty string.
 std::string checkSpmmKernelConfig(const SpmmKernelConfig &config);

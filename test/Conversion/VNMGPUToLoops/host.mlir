@@ -1,5 +1,6 @@
-// The host function: the kernel's arguments plus the grid, loops over grid y
-// and x standing for gpu.block_id y and x, the kernel body inside, the tile
+// The host function: the kernel's arguments plus the grid, loops over grid x
+// and y (y inner: the K splits of a tile, consecutive along y, run one after
+// another) standing for gpu.block_id x and y, the kernel body inside, the tile
 // buffers allocated once around the grid loops; the kernel and its emptied
 // gpu.module are gone, and so is the host op's link to the kernel.
 // RUN: vnm-opt %s --convert-vnm-gpu-to-loops | FileCheck %s
@@ -14,8 +15,8 @@
 // CHECK-SAME: %[[OUT:[^:]*]]: memref<?xf32>, %[[N:[^:]*]]: i32, %[[GX:[^:]*]]: index, %[[GY:[^:]*]]: index)
 // CHECK-SAME: attributes {llvm.emit_c_interface}
 // CHECK: %[[ACC:.*]] = memref.alloc() : memref<64x128xf32>
-// CHECK: scf.for %[[BY:.*]] = %{{.*}} to %[[GY]]
 // CHECK: scf.for %[[BX:.*]] = %{{.*}} to %[[GX]]
+// CHECK: scf.for %[[BY:.*]] = %{{.*}} to %[[GY]]
 // CHECK: arith.index_cast %[[BY]] : index to i32
 // CHECK: arith.index_cast %[[BX]] : index to i32
 // gpu.grid_dim y is the grid's height; gpu.barrier does nothing.

@@ -225,3 +225,27 @@ func.func @out_strided(%v: memref<64x2xf16>, %c: memref<1x1x4xi8>, %m: memref<64
       outs(%y : memref<64x32xf32, strided<[64, 2]>>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
   return
 }
+
+// -----
+
+// K splits that do not divide the K loop's pairs (1024 columns at M = 8: 8).
+func.func @uneven_splits(%v: memref<128x256xf16>, %c: memref<2x128x4xi8>,
+                         %m: memref<128x256xi8>, %x: memref<1024x32xf16>,
+                         %y: memref<128x32xf16>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU spmm kernel splits its K loop of 8 k-tile pairs into equal parts: k_splits = 3 must divide it}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x256xf16>, memref<2x128x4xi8>, memref<128x256xi8>, memref<1024x32xf16>)
+      outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 3>}
+  return
+}
+
+// -----
+
+// K splits of whole scale groups only (groups of 256 columns: two pairs).
+func.func @split_groups(%v: memref<128x256xi4>, %c: memref<2x128x4xi8>,
+                        %m: memref<128x256xi8>, %x: memref<1024x32xf16>,
+                        %s: memref<128x4xf32>, %y: memref<128x32xf16>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the GPU spmm kernel folds per-group scales inside each K split: a split's 128 columns must be a multiple of the group size 256}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x256xi4>, memref<2x128x4xi8>, memref<128x256xi8>, memref<1024x32xf16>)
+      weight_scales(%s : memref<128x4xf32>) outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, group_size = 256, vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 8>}
+  return
+}

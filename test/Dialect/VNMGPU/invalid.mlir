@@ -640,6 +640,106 @@ func.func private @config_c6_low() attributes {cfg = #vnm_gpu.mma_sp_tiling<bloc
 // expected-error @+1 {{#vnm_gpu.mma_sp_tiling (C6): unroll must be in [1, 12], got 13}}
 func.func private @config_c6_high() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 13>}
 
+// -----
+
+// expected-error @+1 {{#vnm_gpu.mma_sp_tiling (C7): k_splits must be in [1, 8], got 9}}
+func.func private @config_c7() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 9>}
+
+// -----
+
+// expected-error @+1 {{#vnm_gpu.mma_sp_tiling (C7): k_splits must be in [1, 8], got 0}}
+func.func private @config_c7_low() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 0>}
+
+// -----
+
+// expected-error @+1 {{expected `unroll` or `k_splits` (in that order, each at most once), got `unroll`}}
+func.func private @config_order() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 2, unroll = 3>}
+
+//===----------------------------------------------------------------------===//
+// reduce_k_splits
+//===----------------------------------------------------------------------===//
+// -----
+
+!racc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+!rring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+gpu.module @m {
+  gpu.func @k(%rank: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !rring
+    %z = vnm_gpu.zero : !racc
+    // expected-error @+1 {{'vnm_gpu.reduce_k_splits' op (C1): splits must be in [2, 8] (8: the portable cluster size of sm_90), got 1}}
+    %s = vnm_gpu.reduce_k_splits %z rank(%rank) splits(1) through %r : !racc, !rring
+    gpu.return
+  }
+}
+
+// -----
+
+!racc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+!rring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+gpu.module @m {
+  gpu.func @k(%rank: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !rring
+    %z = vnm_gpu.zero : !racc
+    // expected-error @+1 {{'vnm_gpu.reduce_k_splits' op (C1): splits must be in [2, 8] (8: the portable cluster size of sm_90), got 9}}
+    %s = vnm_gpu.reduce_k_splits %z rank(%rank) splits(9) through %r : !racc, !rring
+    gpu.return
+  }
+}
+
+// -----
+
+!racc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+!rring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+gpu.module @m {
+  gpu.func @k(%rank: i32, %c: i1) kernel {
+    %r = vnm_gpu.alloc_ring : !rring
+    %z = vnm_gpu.zero : !racc
+    scf.if %c {
+      // expected-error @+1 {{'vnm_gpu.reduce_k_splits' op (C2): it synchronizes the cluster, so it must sit in the body block of its gpu.func (not in a loop or a branch)}}
+      %s = vnm_gpu.reduce_k_splits %z rank(%rank) splits(2) through %r : !racc, !rring
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!racc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+!rring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+gpu.module @m {
+  gpu.func @k(%rank: i32, %c0: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !rring
+    %z = vnm_gpu.zero : !racc
+    %acc = vnm_gpu.produce_consume %c0 to %c0 stages(3)
+        producers(128, registers = 40) consumer_registers(232)
+        iter_args(%z : !racc)
+      produce {
+      ^bb0(%pair: i32, %slot: i32):
+        vnm_gpu.yield
+      } consume {
+      ^bb0(%pair: i32, %slot: i32, %sum: !racc):
+        vnm_gpu.yield %sum : !racc
+      } -> !racc
+    // expected-error @+1 {{'vnm_gpu.reduce_k_splits' op (C3): a kernel split by vnm_gpu.produce_consume cannot reduce K splits (its producers are done)}}
+    %s = vnm_gpu.reduce_k_splits %acc rank(%rank) splits(2) through %r : !racc, !rring
+    gpu.return
+  }
+}
+
+// -----
+
+!racc = !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+!rring = !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+gpu.module @m {
+  gpu.func @k(%rank: i32) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %r = vnm_gpu.alloc_ring : !rring
+    %z = vnm_gpu.zero : !racc
+    // expected-error @+1 {{'vnm_gpu.reduce_k_splits' op (K2): its layout spreads over 128 threads, but the kernel's block is [256, 1, 1]}}
+    %s = vnm_gpu.reduce_k_splits %z rank(%rank) splits(2) through %r : !racc, !rring
+    gpu.return
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // sampled_store
 //===----------------------------------------------------------------------===

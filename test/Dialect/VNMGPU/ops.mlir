@@ -288,3 +288,24 @@ gpu.module @split_tma {
     gpu.return
   }
 }
+
+// K splits: the partial tiles of a cluster summed through the ring; the
+// tiling's optional fields print only where they differ from 1.
+// CHECK-LABEL: gpu.func @k_splits
+// CHECK: %{{.*}} = vnm_gpu.reduce_k_splits %{{.*}} rank(%{{.*}}) splits(4) through %{{.*}} : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>, !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+// CHECK: func.func private @split_tilings() attributes {s = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 4>, u = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3, k_splits = 2>, w = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>}
+gpu.module @k_splits {
+  gpu.func @k_splits(%rank: i32) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    %z = vnm_gpu.zero : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+    %s = vnm_gpu.reduce_k_splits %z rank(%rank) splits(4) through %r
+        : !vnm_gpu.acc<64x128xf32, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>,
+          !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
+func.func private @split_tilings() attributes {
+  s = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 4>,
+  u = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3, k_splits = 2>,
+  w = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 1, k_splits = 1>}

@@ -152,7 +152,7 @@ LogicalResult
 MmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t blockRows, int64_t blockCols, int64_t warpsM,
                         int64_t warpsN, int64_t stages, int64_t blocksPerSM,
-                        int64_t unroll) {
+                        int64_t unroll, int64_t kSplits) {
   if ((blockRows != 64 && blockRows != 128) || blockCols != 128)
     return emitError() << "#vnm_gpu.mma_sp_tiling (C1): block must be "
                           "[64, 128] or [128, 128], got ["
@@ -184,7 +184,70 @@ MmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#vnm_gpu.mma_sp_tiling (C6): unroll must be in "
                           "[1, 12], got "
                        << unroll;
+  // The splits of a tile run as one cluster, at most the portable 8.
+  if (kSplits < 1 || kSplits > 8)
+    return emitError() << "#vnm_gpu.mma_sp_tiling (C7): k_splits must be in "
+                          "[1, 8], got "
+                       << kSplits;
   return success();
+}
+
+/// `<block = [BM, BN], warps = [WM, WN], stages = S, blocks_per_sm = B[,
+/// unroll = U][, k_splits = K]>`.
+Attribute MmaSpTilingAttr::parse(AsmParser &parser, Type) {
+  int64_t blockRows = 0, blockCols = 0, warpsM = 0, warpsN = 0, stages = 0,
+          blocksPerSM = 0, unroll = 1, kSplits = 1;
+  if (parser.parseLess() || parser.parseKeyword("block") ||
+      parser.parseEqual() || parser.parseLSquare() ||
+      parser.parseInteger(blockRows) || parser.parseComma() ||
+      parser.parseInteger(blockCols) || parser.parseRSquare() ||
+      parser.parseComma() || parser.parseKeyword("warps") ||
+      parser.parseEqual() || parser.parseLSquare() ||
+      parser.parseInteger(warpsM) || parser.parseComma() ||
+      parser.parseInteger(warpsN) || parser.parseRSquare() ||
+      parser.parseComma() || parser.parseKeyword("stages") ||
+      parser.parseEqual() || parser.parseInteger(stages) ||
+      parser.parseComma() || parser.parseKeyword("blocks_per_sm") ||
+      parser.parseEqual() || parser.parseInteger(blocksPerSM))
+    return {};
+  bool seenUnroll = false, seenSplits = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    if (key == "unroll" && !seenUnroll && !seenSplits) {
+      seenUnroll = true;
+      if (parser.parseInteger(unroll))
+        return {};
+    } else if (key == "k_splits" && !seenSplits) {
+      seenSplits = true;
+      if (parser.parseInteger(kSplits))
+        return {};
+    } else {
+      parser.emitError(at) << "expected `unroll` or `k_splits` (in that "
+                              "order, each at most once), got `"
+                           << key << "`";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<MmaSpTilingAttr>(parser.getContext(), blockRows,
+                                            blockCols, warpsM, warpsN, stages,
+                                            blocksPerSM, unroll, kSplits);
+}
+
+void MmaSpTilingAttr::print(AsmPrinter &printer) const {
+  printer << "<block = [" << getBlockRows() << ", " << getBlockCols()
+          << "], warps = [" << getWarpsM() << ", " << getWarpsN()
+          << "], stages = " << getStages()
+          << ", blocks_per_sm = " << getBlocksPerSM();
+  if (getUnroll() != 1)
+    printer << ", unroll = " << getUnroll();
+  if (getKSplits() != 1)
+    printer << ", k_splits = " << getKSplits();
+  printer << ">";
 }
 
 int64_t MmaSpTilingAttr::getTileRows() const { return getBlockRows(); }

@@ -621,6 +621,24 @@ LogicalResult GroupScaleOp::verify() {
   return verifyInKernel(*this, getAcc().getType().getLayout().getThreads());
 }
 
+LogicalResult ReduceKSplitsOp::verify() {
+  int64_t splits = getSplitsAttr().getInt();
+  if (splits < 2 || splits > 8)
+    return emitOpError("(C1): splits must be in [2, 8] (8: the portable "
+                       "cluster size of sm_90), got ")
+           << splits;
+  AccType acc = getAcc().getType();
+  auto func = (*this)->getParentOfType<mlir::gpu::GPUFuncOp>();
+  if (func && (*this)->getBlock() != &func.getBody().front())
+    return emitOpError("(C2): it synchronizes the cluster, so it must sit in "
+                       "the body block of its gpu.func (not in a loop or a "
+                       "branch)");
+  if (func && getProduceConsume(func))
+    return emitOpError("(C3): a kernel split by vnm_gpu.produce_consume "
+                       "cannot reduce K splits (its producers are done)");
+  return verifyInKernel(*this, acc.getLayout().getThreads());
+}
+
 //===----------------------------------------------------------------------===//
 // Producer / consumer split
 //===----------------------------------------------------------------------===//

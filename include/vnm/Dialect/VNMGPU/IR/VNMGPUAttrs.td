@@ -152,17 +152,17 @@ def VNMGPU_MmaSpTilingAttr : VNMGPU_Attr<"MmaSpTiling", "mma_sp_tiling",
     ```mlir
     #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>
     #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
+    #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 4>
     ```
   }];
   let parameters = (ins "int64_t":$blockRows, "int64_t":$blockCols,
                         "int64_t":$warpsM, "int64_t":$warpsN,
                         "int64_t":$stages, "int64_t":$blocksPerSM,
-                        DefaultValuedParameter<"int64_t", "1">:$unroll);
-  let assemblyFormat = [{
-    `<` `block` `=` `[` $blockRows `,` $blockCols `]` `,` `warps` `=` `[`
-    $warpsM `,` $warpsN `]` `,` `stages` `=` $stages `,` `blocks_per_sm` `=`
-    $blocksPerSM (`,` `unroll` `=` $unroll^)? `>`
-  }];
+                        DefaultValuedParameter<"int64_t", "1">:$unroll,
+                        DefaultValuedParameter<"int64_t", "1">:$kSplits);
+  // Two optional trailing fields, each after a comma: a declarative format
+  // could not tell them apart.
+  let hasCustomAssemblyFormat = 1;
 }
 
 def VNMGPU_WgmmaSpTilingAttr : VNMGPU_Attr<"WgmmaSpTiling", "wgmma_sp_tiling",

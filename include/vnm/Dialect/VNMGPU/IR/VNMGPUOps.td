@@ -340,6 +340,34 @@ def VNMGPU_GroupScaleOp : VNMGPU_Op<"group_scale",
   }];
 }
 
+def VNMGPU_ReduceKSplitsOp : VNMGPU_Op<"reduce_k_splits",
+    [MemoryEffects<[MemRead, MemWrite]>, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "sum the partial tiles of a cluster that split the K loop";
+  let description = [{
+    Split K: the block is rank `rank` of a cluster of `splits` consecutive
+    blocks along grid y that computed the same tile of Y over disjoint
+    ranges of K. Every rank contributes `acc`; rank `splits - 1` gets the
+    sum of all of them as `result`, the others their own `acc` back (they
+    store nothing). The sum goes through the shared memory of `ring` (in
+    as many rounds as the tile needs), which holds no copy in flight and is
+    read no more (the K loop is done): the op synchronizes the block and
+    the cluster. Integer tiles are summed exactly, float tiles in f32 in an
+    unspecified order.
+
+    ```mlir
+    %sum = vnm_gpu.reduce_k_splits %acc rank(%rank) splits(4) through %ring
+        : !acc, !ring
+    ```
+  }];
+  let arguments = (ins VNMGPU_AccType:$acc, I32:$rank, I64Attr:$splits,
+                   VNMGPU_RingType:$ring);
+  let results = (outs VNMGPU_AccType:$result);
+  let assemblyFormat = [{
+    $acc `rank` `(` $rank `)` `splits` `(` $splits `)` `through` $ring
+    attr-dict `:` qualified(type($acc)) `,` qualified(type($ring))
+  }];
+}
+
 def VNMGPU_ZeroOp : VNMGPU_Op<"zero", [Pure]> {
   let summary = "an accumulator tile of zeros";
   let results = (outs VNMGPU_AccType:$result);
