@@ -262,6 +262,22 @@ struct ChooseConfigPass
     options.clusterRows = clusterRows;
 
     DominanceInfo &dominance = getAnalysis<DominanceInfo>();
+    WalkResult given = getOperation().walk([&](Operation *op) {
+      // A tiling given by hand must fit the chip too.
+      auto tiling =
+          dyn_cast_or_null<vnm_gpu::MmaSpTilingAttr>(op->getAttr("vnm.config"));
+      if (isa<SpmmOp, StorageSpmmOp>(op) && tiling && tiling.getKSplits() > 1 &&
+          chip == "sm_80") {
+        op->emitError("vnm-choose-config: k_splits = ")
+            << tiling.getKSplits()
+            << " needs chip sm_90 or sm_90a (the splits of a tile run as one "
+               "cluster), got chip 'sm_80'";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (given.wasInterrupted())
+      return signalPassFailure();
     getOperation().walk([&](Operation *op) {
       if (!isa<SpmmOp, StorageSpmmOp>(op) || op->hasAttr("vnm.config"))
         return;
