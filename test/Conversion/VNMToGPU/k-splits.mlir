@@ -7,7 +7,8 @@
 // RUN: vnm-opt %s --vnm-choose-config="k-splits=4" --vnm-lower-to-gpu | FileCheck %s
 // RUN: vnm-opt %s --vnm-choose-config="k-splits=8 chip=sm_90a" | FileCheck %s --check-prefix=EIGHT
 // RUN: vnm-opt %s --vnm-choose-config | FileCheck %s --check-prefix=NONE
-// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 k-splits=4 format=isa" | FileCheck %s --check-prefix=PTX
+// RUN: rm -rf %t && vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90 k-splits=4 format=isa dump-dir=%t" -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX < %t/vnm_kernels.ptx
 
 // 1024 columns at M = 8: 8 pairs, four splits of two; 11008 columns: 86
 // pairs, which four do not divide, two do; groups of 256 columns (two
@@ -55,13 +56,19 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.return
 
+// Each rank stores its tile into its ring, the cluster synchronizes, the
+// last rank reads the other three rings through the cluster's shared window
+// and adds, the cluster synchronizes again.
 // PTX: .reqnctapercluster 1, 4, 1
 // PTX: barrier.cluster.arrive.release.aligned;
+// PTX-NEXT: barrier.cluster.wait.acquire.aligned;
 // PTX: mapa.shared::cluster.u32
-// PTX: red.shared::cluster.add.f32
-// PTX: barrier.cluster.wait.acquire.aligned;
-// The i8 kernel's i32 sums are added as integers.
-// PTX: red.shared::cluster.add.u32
+// PTX: ld.shared::cluster.f32
+// PTX: add.rn.f32
+// PTX: barrier.cluster.arrive.release.aligned;
+// The i8 kernel's i32 sums are read and added as integers.
+// PTX: ld.shared::cluster.u32
+// PTX: add.s32
 func.func @f16(%v: memref<256x256xf16>, %c: memref<4x128x4xi8>,
                %m: memref<256x256xi8>, %x: memref<1024x?xf16>,
                %y: memref<256x?xf16>) {

@@ -348,10 +348,10 @@ def VNMGPU_ReduceKSplitsOp : VNMGPU_Op<"reduce_k_splits",
     blocks along grid y that computed the same tile of Y over disjoint
     ranges of K. Every rank contributes `acc`; rank `splits - 1` gets the
     sum of all of them as `result`, the others their own `acc` back (they
-    store nothing). The sum goes through the shared memory of `ring` (in
-    as many rounds as the tile needs), which holds no copy in flight and is
-    read no more (the K loop is done): the op synchronizes the block and
-    the cluster. Integer tiles are summed exactly, float tiles in f32 in an
+    store nothing). The sum goes through the shared memory of every rank's
+    `ring` (in as many rounds as the tile needs), which holds no copy in
+    flight and is read no more (the K loop is done): the op synchronizes
+    the block and the cluster. Integer tiles are summed exactly, float tiles in f32 in an
     unspecified order.
 
     ```mlir
