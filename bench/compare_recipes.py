@@ -9,7 +9,8 @@ build's speedup to the baseline's, at N = 4096 and over all N; the last
 row over all cases. With --speedup it compares another column of the
 results, for the quantized kernels (quantized_device_bench.py) e.g.
 speedup_vs_int_mm, per form (w8a8, ...), V and M; rows without it (the
-i32 checks) are left out.
+i32 checks) are left out. --at-n N takes the first columns at another N
+(e.g. 16, a decode size, with speedup_vs_fp16_mm for W4A16).
 
   python3 bench/compare_recipes.py mma.sp=run/build-sm90/results.csv \\
       wgmma.sp-128=run/build-sm90a/results.csv \\
@@ -17,6 +18,8 @@ i32 checks) are left out.
   python3 bench/compare_recipes.py --speedup speedup_vs_int_mm \\
       rolled=run/build-quant-rolled/results.csv \\
       unrolled=run/build-quant/results.csv
+  python3 bench/compare_recipes.py --speedup speedup_vs_fp16_mm --at-n 16 \\
+      whole-k=run/build-q-w4/results.csv split-k=run/build-qks-w4/results.csv
 """
 
 import argparse
@@ -48,12 +51,26 @@ def main():
     ap.add_argument("--speedup", default="speedup_vs_cublas",
                     help="the results column compared (default "
                          "speedup_vs_cublas)")
+    ap.add_argument("--at-n", type=int, default=4096,
+                    help="the N of the first columns (default 4096)")
     args = ap.parse_args()
+    print(compare(args.builds, args.speedup, args.at_n, ap.error))
+    return 0
+
+
+def compare(builds, speedup="speedup_vs_cublas", at_n=4096, error=None):
+    """The markdown table of builds (LABEL=RESULTS_CSV, the first the
+    baseline): per (form,) V and M each build's speedup at N = at_n and
+    each build's median ratio to the baseline at at_n and over all N."""
+    def fail(message):
+        if error:
+            error(message)
+        raise ValueError(message)
     labels, runs = [], []
-    for item in args.builds:
+    for item in builds:
         label, _, path = item.partition("=")
         if not path:
-            ap.error(f"expected LABEL=RESULTS_CSV, got {item!r}")
+            fail(f"expected LABEL=RESULTS_CSV, got {item!r}")
         labels.append(label)
         with open(path, newline="") as f:
             runs.append({row["case"]: row for row in csv.DictReader(f)})
@@ -64,37 +81,38 @@ def main():
     groups = collections.defaultdict(list)
     for case, base in runs[0].items():
         if not all(case in run and run[case]["correct"] == "True"
-                   and run[case].get(args.speedup) for run in runs):
+                   and run[case].get(speedup) for run in runs):
             continue
-        speedups = [float(run[case][args.speedup]) for run in runs]
+        speedups = [float(run[case][speedup]) for run in runs]
         groups[(form_of(case), int(base["v"]), int(base["m"]))].append(
             (speedups, int(base["n"])))
     if not groups:
-        print(f"no case is correct with a {args.speedup} in every build",
-              file=sys.stderr)
-        return 1
+        fail(f"no case is correct with a {speedup} in every build")
     forms = any(form for form, _, _ in groups)
-    header = (["form"] if forms else []) + ["V", "M", "cases"] + [f"{label} (N = 4096)" for label in labels]
+    at = f"N = {at_n}"
+    header = (["form"] if forms else []) + ["V", "M", "cases"] + [
+        f"{label} ({at})" for label in labels]
     for label in labels[1:]:
-        header += [f"{label} / {labels[0]} (N = 4096)",
+        header += [f"{label} / {labels[0]} ({at})",
                    f"{label} / {labels[0]} (all N)"]
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    def print_row(form, v, m, cases):
-        big = [s for s, n in cases if n == 4096]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+
+    def row(form, v, m, cases):
+        chosen = [s for s, n in cases if n == at_n]
         cells = ([form] if forms else []) + [v, m, str(len(cases))]
-        cells += [span([s[i] for s in big]) for i in range(len(labels))]
+        cells += [span([s[i] for s in chosen]) if chosen else "-"
+                  for i in range(len(labels))]
         for i in range(1, len(labels)):
-            cells.append(f"{median([s[i] / s[0] for s in big]):.2f}"
-                         if big else "-")
+            cells.append(f"{median([s[i] / s[0] for s in chosen]):.2f}"
+                         if chosen else "-")
             cells.append(f"{median([s[i] / s[0] for s, _ in cases]):.2f}")
-        print("| " + " | ".join(cells) + " |")
+        return "| " + " | ".join(cells) + " |"
 
     for (form, v, m) in sorted(groups, key=lambda key: (key[0], key[2], key[1])):
-        print_row(form, str(v), str(m), groups[(form, v, m)])
-    print_row("all", "all", "all",
-              [case for cases in groups.values() for case in cases])
-    return 0
+        lines.append(row(form, str(v), str(m), groups[(form, v, m)]))
+    lines.append(row("all", "all", "all",
+                     [case for cases in groups.values() for case in cases]))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
