@@ -42,6 +42,20 @@ def test_tiling_options_reach_the_kernel():
     assert result.kernels[0].contract["block"] == [256, 1, 1]
 
 
+def test_k_splits_reach_the_contract():
+    # The example's 4096 columns at M = 8: 32 k-tile pairs, four splits of
+    # eight; the grid counts every split, the clusters are in the code.
+    result = vnm.compile(EXAMPLE, target="sm_90", gpu_options="k-splits=4")
+    contract = result.kernels[0].contract
+    assert contract["k_splits"] == 4 and contract["grid_y"] == 4 * 64
+    assert contract["cluster"] == [1, 4, 1]
+    assert ".reqnctapercluster 1, 4, 1" in result.ptx
+    assert "ld.shared::cluster.f32" in result.ptx
+    assert vnm.compile(EXAMPLE, target="sm_90").kernels[0].contract["k_splits"] == 1
+    with pytest.raises(vnm.CompileError, match="k-splits needs chip sm_90"):
+        vnm.compile(EXAMPLE, target="sm_80", gpu_options="k-splits=4")
+
+
 def test_a_tiling_in_the_source_reaches_the_kernel():
     # An op's own #vnm_gpu.mma_sp_tiling (vnm.config) wins over the default.
     source = """
