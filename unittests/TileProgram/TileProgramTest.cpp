@@ -3,7 +3,8 @@
 // Every case of the matrix: the kernel's tile program through
 // convert-vnm-gpu-to-loops, JIT-compiled, on fresh random data, against
 // the float64 reference. Then the hand-pipelined program with a wait that
-// leaves one more copy pending than it may, which must not pass.
+// leaves one more copy pending than it may, and a K-split kernel whose
+// clusters a launch cuts short, neither of which may pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +15,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <regex>
+
+#include <unistd.h>
 
 using namespace vnm::tile_test;
 
@@ -75,6 +79,37 @@ TEST(TileProgramWaitTest, CorrectWaitPasses) {
   c.n = 70;
   c.stages = 3;
   EXPECT_EQ(runAndCheck(c, writeHandKernel(c, /*pipelined=*/true)), "");
+}
+
+/// A K-split kernel launched with one block fewer along y than its
+/// contract says: the last tile's cluster is cut short, and the next column
+/// of blocks starts at rank 0 where rank 3 was due.
+TEST(TileProgramSplitTest, ClusterCutShortStops) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  SpmmCase c;
+  c.rows = 130;
+  c.cols = 16 * 8 * 7 + 8 * 8 + 3;
+  c.n = 200;
+  c.kSplits = 4;
+  c.source = ProgramSource::Generated;
+  llvm::Expected<std::string> program = buildTileProgram(c);
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
+  EXPECT_EQ(runAndCheck(c, *program), "");
+  std::string full = "grid_y = 12 : i64";
+  size_t at = program->find(full);
+  ASSERT_NE(at, std::string::npos);
+  std::string cut = program->replace(at, full.size(), "grid_y = 11 : i64");
+  // The generated code prints its message to stdout; the death test reads
+  // stderr.
+  EXPECT_DEATH(
+      {
+        std::fflush(stdout);
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+        std::string failure = runAndCheck(c, cut);
+        std::exit(failure.empty() ? 0 : 1);
+      },
+      "runs a rank out of order");
 }
 
 } // namespace
