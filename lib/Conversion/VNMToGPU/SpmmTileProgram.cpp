@@ -227,7 +227,7 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
   // Consecutive row blocks (grid y) as one cluster: `.reqnctapercluster`,
   // so that a plain launch makes the clusters.
   // The K splits of one tile, consecutive blocks along y, likewise: the
-  // last one sums the others' partial tiles in its shared memory.
+  // last one reads the others' partial tiles from their shared memory.
   if (int64_t cluster = std::max(cfg.clusterRows, cfg.kSplits); cluster > 1)
     func->setAttr(
         NVVM::NVVMDialect::getClusterDimAttrName(),
