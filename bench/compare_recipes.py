@@ -54,23 +54,23 @@ def main():
     ap.add_argument("--at-n", type=int, default=4096,
                     help="the N of the first columns (default 4096)")
     args = ap.parse_args()
-    print(compare(args.builds, args.speedup, args.at_n, ap.error))
+    try:
+        print(compare(args.builds, args.speedup, args.at_n))
+    except ValueError as error:
+        ap.error(str(error))
     return 0
 
 
-def compare(builds, speedup="speedup_vs_cublas", at_n=4096, error=None):
+def compare(builds, speedup="speedup_vs_cublas", at_n=4096):
     """The markdown table of builds (LABEL=RESULTS_CSV, the first the
     baseline): per (form,) V and M each build's speedup at N = at_n and
-    each build's median ratio to the baseline at at_n and over all N."""
-    def fail(message):
-        if error:
-            error(message)
-        raise ValueError(message)
+    each build's median ratio to the baseline at at_n and over all N.
+    Raises ValueError on a malformed build or when no case compares."""
     labels, runs = [], []
     for item in builds:
         label, _, path = item.partition("=")
         if not path:
-            fail(f"expected LABEL=RESULTS_CSV, got {item!r}")
+            raise ValueError(f"expected LABEL=RESULTS_CSV, got {item!r}")
         labels.append(label)
         with open(path, newline="") as f:
             runs.append({row["case"]: row for row in csv.DictReader(f)})
@@ -87,7 +87,7 @@ def compare(builds, speedup="speedup_vs_cublas", at_n=4096, error=None):
         groups[(form_of(case), int(base["v"]), int(base["m"]))].append(
             (speedups, int(base["n"])))
     if not groups:
-        fail(f"no case is correct with a {speedup} in every build")
+        raise ValueError(f"no case is correct with a {speedup} in every build")
     forms = any(form for form, _, _ in groups)
     at = f"N = {at_n}"
     header = (["form"] if forms else []) + ["V", "M", "cases"] + [

@@ -43,8 +43,9 @@ def main():
     args = ap.parse_args()
     args.calibration = 512
     _, distill_text, heldout = mp.texts(args)
+    distilled = set(distill_text)
     torch_text = [s for s in mp.sentences(mp.docstrings(mp.TORCH_MODULES))
-                  if s not in set(distill_text)]
+                  if s not in distilled]
     numpy_heldout = heldout["numpy docstrings"]
     print(f"{len(numpy_heldout)} held-out numpy sentences")
     for name, source in (("standard library", distill_text), ("torch", torch_text)):

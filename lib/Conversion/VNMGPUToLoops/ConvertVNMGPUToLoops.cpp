@@ -92,8 +92,8 @@ func::FuncOp buildHost(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
   // one cluster) run one after another, as vnm_gpu.reduce_k_splits needs.
   auto columnsOfBlocks = scf::ForOp::create(b, loc, zero, gridX, one);
   b.setInsertionPoint(columnsOfBlocks.getBody()->getTerminator());
-  auto blocks = scf::ForOp::create(b, loc, zero, gridY, one);
-  b.setInsertionPoint(blocks.getBody()->getTerminator());
+  auto blocksOfColumn = scf::ForOp::create(b, loc, zero, gridY, one);
+  b.setInsertionPoint(blocksOfColumn.getBody()->getTerminator());
 
   IRMapping mapping;
   for (auto [kernelArg, hostArg] :
@@ -103,10 +103,10 @@ func::FuncOp buildHost(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
     b.clone(op, mapping);
 
   Value blockIds[3] = {columnsOfBlocks.getInductionVar(),
-                       blocks.getInductionVar(), Value()};
+                       blocksOfColumn.getInductionVar(), Value()};
   Value gridDims[3] = {gridX, gridY, Value()};
   SmallVector<Operation *> gpuOps;
-  blocks.getBody()->walk([&](Operation *op) {
+  blocksOfColumn.getBody()->walk([&](Operation *op) {
     if (isa<mlir::gpu::BlockIdOp, mlir::gpu::GridDimOp, mlir::gpu::BarrierOp>(
             op))
       gpuOps.push_back(op);

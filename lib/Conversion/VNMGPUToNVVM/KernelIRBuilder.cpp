@@ -102,15 +102,18 @@ SmallVector<Value> KernelIRBuilder::loadWordsHere(Value ptr, int words) {
   return values;
 }
 
-Value KernelIRBuilder::mulWide(Value x, Value y) {
-  // No side effects: LLVM may still hoist and merge it, but not rewrite it.
+Value KernelIRBuilder::ptxValue(Type type, StringRef text, ValueRange operands,
+                                StringRef constraints, bool sideEffects) {
   return LLVM::InlineAsmOp::create(
-             b, loc, b.getI64Type(), ValueRange{x, y},
-             "mul.wide.u32 $0, $1, $2;", "=l,r,r",
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
-             /*operand_attrs=*/{})
+             b, loc, type, operands, text, constraints, sideEffects,
+             /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+             /*asm_dialect=*/{}, /*operand_attrs=*/{})
       .getResult(0);
+}
+
+Value KernelIRBuilder::mulWide(Value x, Value y) {
+  return ptxValue(b.getI64Type(), "mul.wide.u32 $0, $1, $2;", {x, y}, "=l,r,r",
+                  /*sideEffects=*/false);
 }
 
 void KernelIRBuilder::store(Value value, Value ptr, unsigned alignment) {

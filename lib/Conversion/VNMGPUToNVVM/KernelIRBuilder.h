@@ -84,6 +84,13 @@ public:
   /// moves across it.
   void ptx(llvm::StringRef text, mlir::ValueRange operands,
            llvm::StringRef constraints);
+  /// One PTX instruction with one result ($0, constraint first in
+  /// `constraints`, e.g. "=r,r,r"), the operands $1...; with `sideEffects`
+  /// it is issued where it stands (it may read memory written before a
+  /// barrier), without it LLVM may hoist or merge it, but not rewrite it.
+  mlir::Value ptxValue(mlir::Type type, llvm::StringRef text,
+                       mlir::ValueRange operands, llvm::StringRef constraints,
+                       bool sideEffects);
   /// The 32-bit shared-window address of a shared pointer.
   mlir::Value sharedAddress(mlir::Value ptr);
 

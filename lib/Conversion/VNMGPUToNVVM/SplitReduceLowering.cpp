@@ -37,28 +37,19 @@ void syncCluster(KernelIRBuilder &kb) {
 /// The address of the same shared-memory word in block `rank` of the
 /// cluster (a 32-bit shared::cluster address).
 Value mapToRank(KernelIRBuilder &kb, Value address, Value rank) {
-  return LLVM::InlineAsmOp::create(
-             kb.builder(), kb.location(), kb.i32(), ValueRange{address, rank},
-             "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r",
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
-             /*operand_attrs=*/{})
-      .getResult(0);
+  return kb.ptxValue(kb.i32(), "mapa.shared::cluster.u32 $0, $1, $2;",
+                     {address, rank}, "=r,r,r", /*sideEffects=*/false);
 }
 
 /// A 32-bit word of another block's shared memory. It stays after the
 /// cluster barrier before it (side effects), which a pure asm would not.
 Value loadFromCluster(KernelIRBuilder &kb, Type type, Value address) {
   bool isFloat = isa<FloatType>(type);
-  return LLVM::InlineAsmOp::create(
-             kb.builder(), kb.location(), type, ValueRange{address},
-             isFloat ? "ld.shared::cluster.f32 $0, [$1];"
-                     : "ld.shared::cluster.u32 $0, [$1];",
-             isFloat ? "=f,r" : "=r,r",
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
-             /*operand_attrs=*/{})
-      .getResult(0);
+  return kb.ptxValue(type,
+                     isFloat ? "ld.shared::cluster.f32 $0, [$1];"
+                             : "ld.shared::cluster.u32 $0, [$1];",
+                     {address}, isFloat ? "=f,r" : "=r,r",
+                     /*sideEffects=*/true);
 }
 
 struct ReduceKSplitsLowering : OpConversionPattern<ReduceKSplitsOp> {

@@ -147,21 +147,13 @@ struct LowerToGPUPass : public vnm::impl::VNMLowerToGPUBase<LowerToGPUPass> {
   }
 };
 
-/// N, the columns of an spmm's rhs (K x N; dynamic where unknown).
-int64_t rhsColumns(Operation *op) {
+/// Dimension `dim` of an spmm's rhs (K x N: 0 is K, 1 is N; dynamic where
+/// unknown).
+int64_t rhsDim(Operation *op, unsigned dim) {
   Value rhs = isa<SpmmOp>(op) ? cast<SpmmOp>(op).getRhs()
                               : cast<StorageSpmmOp>(op).getRhs();
   auto type = dyn_cast<ShapedType>(rhs.getType());
-  return type && type.hasRank() && type.getRank() == 2 ? type.getDimSize(1)
-                                                       : ShapedType::kDynamic;
-}
-
-/// K, the rows of an spmm's rhs (dynamic where unknown).
-int64_t rhsRows(Operation *op) {
-  Value rhs = isa<SpmmOp>(op) ? cast<SpmmOp>(op).getRhs()
-                              : cast<StorageSpmmOp>(op).getRhs();
-  auto type = dyn_cast<ShapedType>(rhs.getType());
-  return type && type.hasRank() && type.getRank() == 2 ? type.getDimSize(0)
+  return type && type.hasRank() && type.getRank() == 2 ? type.getDimSize(dim)
                                                        : ShapedType::kDynamic;
 }
 
@@ -262,8 +254,9 @@ struct ChooseConfigPass
     options.clusterRows = clusterRows;
 
     DominanceInfo &dominance = getAnalysis<DominanceInfo>();
+    // Tilings given by hand are checked against the chip before any op is
+    // given one: a pass that rejects an op rewrites nothing.
     WalkResult given = getOperation().walk([&](Operation *op) {
-      // A tiling given by hand must fit the chip too.
       auto tiling =
           dyn_cast_or_null<vnm_gpu::MmaSpTilingAttr>(op->getAttr("vnm.config"));
       if (isa<SpmmOp, StorageSpmmOp>(op) && tiling && tiling.getKSplits() > 1 &&
@@ -312,7 +305,7 @@ struct ChooseConfigPass
       // against 0.99-1.24x for mma.sp, but at 0.57-0.70x against 0.81-1.04x
       // at N = 512 and 1000 (bench/results/2026-12-04-h200-as-2-4/): a
       // static N below 2048 keeps the gather's kernel.
-      int64_t n = rhsColumns(op);
+      int64_t n = rhsDim(op, 1);
       bool smallN = !ShapedType::isDynamic(n) && n < 2048;
       bool wantsAs24 =
           m > 4 && (as24 == 1 || (as24 == -1 && m == 8 && !smallN));
@@ -348,7 +341,7 @@ struct ChooseConfigPass
       }
       kernel::TilingOptions chosen = options;
       chosen.kSplits =
-          kernel::chooseKSplits(kSplits, rhsRows(op), m, groupColumns);
+          kernel::chooseKSplits(kSplits, rhsDim(op, 0), m, groupColumns);
       op->setAttr("vnm.config", kernel::chooseSpmmConfig(
                                     &getContext(), encoding.getV(),
                                     encoding.getM(), integerWeight,

@@ -104,20 +104,8 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
            std::to_string(config.rows) +
            " rows must be a multiple of it (cluster_rows = 1 launches no "
            "clusters)";
-  if (config.kSplits > 1) {
-    if (config.kTilePairs() % config.kSplits != 0)
-      return "the GPU spmm kernel splits its K loop of " +
-             std::to_string(config.kTilePairs()) +
-             " k-tile pairs into equal parts: k_splits = " +
-             std::to_string(config.kSplits) + " must divide it";
-    if (config.groupSize &&
-        config.pairsPerSplit() % (config.groupSize / config.pairColumns()) != 0)
-      return "the GPU spmm kernel folds per-group scales inside each K "
-             "split: a split's " +
-             std::to_string(config.pairsPerSplit() * config.pairColumns()) +
-             " columns must be a multiple of the group size " +
-             std::to_string(config.groupSize);
-  }
+  if (std::string why = config.checkKSplits(); !why.empty())
+    return why;
   // A is addressed with 32-bit element offsets; the product is checked
   // without overflowing.
   int64_t elements = 0;
@@ -127,19 +115,34 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
   return "";
 }
 
+std::string SpmmKernelConfig::checkKSplits() const {
+  if (kSplits <= 1)
+    return "";
+  if (kTilePairs() % kSplits != 0)
+    return "the GPU spmm kernel splits its K loop of " +
+           std::to_string(kTilePairs()) +
+           " k-tile pairs into equal parts: k_splits = " +
+           std::to_string(kSplits) + " must divide it";
+  if (groupSize && pairsPerSplit() * pairColumns() % groupSize != 0)
+    return "the GPU spmm kernel folds per-group scales inside each K "
+           "split: a split's " +
+           std::to_string(pairsPerSplit() * pairColumns()) +
+           " columns must be a multiple of the group size " +
+           std::to_string(groupSize);
+  return "";
+}
+
 int64_t vnm::kernel::chooseKSplits(int64_t maxSplits, int64_t cols, int64_t m,
                                    int64_t groupSize) {
-  if (maxSplits <= 1 || cols <= 0 || m <= 0)
+  if (cols <= 0 || m <= 0)
     return 1;
   SpmmKernelConfig shape;
   shape.cols = cols;
   shape.m = m;
-  int64_t pairs = shape.kTilePairs();
-  int64_t pairsPerGroup = groupSize ? groupSize / shape.pairColumns() : 1;
-  for (int64_t splits = maxSplits; splits > 1; --splits)
-    if (pairs % splits == 0 && pairsPerGroup > 0 &&
-        (pairs / splits) % pairsPerGroup == 0)
-      return splits;
+  shape.groupSize = groupSize;
+  for (shape.kSplits = maxSplits; shape.kSplits > 1; --shape.kSplits)
+    if (shape.checkKSplits().empty())
+      return shape.kSplits;
   return 1;
 }
 

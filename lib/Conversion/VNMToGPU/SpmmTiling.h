@@ -155,6 +155,9 @@ struct SpmmKernelConfig {
   int64_t gridY() const { return (rows + blockM - 1) / blockM; }
   /// k-tile pairs of each K split.
   int64_t pairsPerSplit() const { return kTilePairs() / kSplits; }
+  /// Why kSplits cannot split the K loop (equal parts of whole scale
+  /// groups), or an empty string.
+  std::string checkKSplits() const;
 };
 
 /// Whether the f16/bf16 mma.sp kernels read a token-major rhs at this M: a

@@ -12,6 +12,44 @@
 using namespace mlir;
 using namespace vnm::vnm_gpu;
 
+namespace {
+
+/// An optional trailing `key = integer` field of an attribute's syntax.
+struct OptionalField {
+  StringRef key;
+  int64_t *value;
+};
+
+/// Parses the optional trailing fields `, key = integer`, each at most
+/// once and in the order of `fields`; the ones left out keep their values.
+ParseResult parseOptionalFields(AsmParser &parser,
+                                ArrayRef<OptionalField> fields) {
+  size_t next = 0;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    auto field =
+        llvm::find_if(fields.drop_front(next),
+                      [&](const OptionalField &f) { return f.key == key; });
+    if (field == fields.end()) {
+      std::string expected;
+      for (auto [index, f] : llvm::enumerate(fields))
+        expected += (index ? " or `" : "`") + f.key.str() + "`";
+      return parser.emitError(at)
+             << "expected " << expected
+             << " (in that order, each at most once), got `" << key << "`";
+    }
+    next = field - fields.begin() + 1;
+    if (parser.parseInteger(*field->value))
+      return failure();
+  }
+  return success();
+}
+
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // MmaLayoutAttr
 //===----------------------------------------------------------------------===//
@@ -79,28 +117,9 @@ Attribute SwizzleAttr::parse(AsmParser &parser, Type) {
       parser.parseComma() || parser.parseKeyword("period") ||
       parser.parseEqual() || parser.parseInteger(period))
     return {};
-  bool seenRows = false, seenBlocks = false;
-  while (succeeded(parser.parseOptionalComma())) {
-    StringRef key;
-    SMLoc at = parser.getCurrentLocation();
-    if (parser.parseKeyword(&key) || parser.parseEqual())
-      return {};
-    if (key == "rows" && !seenRows && !seenBlocks) {
-      seenRows = true;
-      if (parser.parseInteger(rows))
-        return {};
-    } else if (key == "column_blocks" && !seenBlocks) {
-      seenBlocks = true;
-      if (parser.parseInteger(blocks))
-        return {};
-    } else {
-      parser.emitError(at) << "expected `rows` or `column_blocks` (in that "
-                              "order, each at most once), got `"
-                           << key << "`";
-      return {};
-    }
-  }
-  if (parser.parseGreater())
+  if (parseOptionalFields(parser,
+                          {{"rows", &rows}, {"column_blocks", &blocks}}) ||
+      parser.parseGreater())
     return {};
   return parser.getChecked<SwizzleAttr>(parser.getContext(), chunk, period,
                                         rows, blocks);
@@ -210,28 +229,9 @@ Attribute MmaSpTilingAttr::parse(AsmParser &parser, Type) {
       parser.parseComma() || parser.parseKeyword("blocks_per_sm") ||
       parser.parseEqual() || parser.parseInteger(blocksPerSM))
     return {};
-  bool seenUnroll = false, seenSplits = false;
-  while (succeeded(parser.parseOptionalComma())) {
-    StringRef key;
-    SMLoc at = parser.getCurrentLocation();
-    if (parser.parseKeyword(&key) || parser.parseEqual())
-      return {};
-    if (key == "unroll" && !seenUnroll && !seenSplits) {
-      seenUnroll = true;
-      if (parser.parseInteger(unroll))
-        return {};
-    } else if (key == "k_splits" && !seenSplits) {
-      seenSplits = true;
-      if (parser.parseInteger(kSplits))
-        return {};
-    } else {
-      parser.emitError(at) << "expected `unroll` or `k_splits` (in that "
-                              "order, each at most once), got `"
-                           << key << "`";
-      return {};
-    }
-  }
-  if (parser.parseGreater())
+  if (parseOptionalFields(parser,
+                          {{"unroll", &unroll}, {"k_splits", &kSplits}}) ||
+      parser.parseGreater())
     return {};
   return parser.getChecked<MmaSpTilingAttr>(parser.getContext(), blockRows,
                                             blockCols, warpsM, warpsN, stages,
