@@ -380,6 +380,35 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     c.source = ProgramSource::Generated;
     cases.push_back(c);
   }
+  // W8A8 2:4 on the warp-specialized kernel's s8 wgmma.sp (m64nNk64): the
+  // TMA copies each block's tokens as 64-byte rows in its 64-byte swizzle,
+  // the producer stages one k64 tile of A per pair; exact i32 sums and
+  // dequantized float results, one and two computing warpgroups, 128 and
+  // 256 columns, 2 to 4 stages, ragged R, K and N.
+  for (int i = 0; i < 4; ++i) {
+    SpmmCase c;
+    c.chip = "sm_90a";
+    c.recipe = "wgmma-sp-ws";
+    c.v = i % 2 ? 128 : 64;
+    c.m = 4;
+    c.element = "i8";
+    c.result = integerResults[i];
+    c.stages = 2 + i % 3;
+    c.blockRows = i == 1 ? 64 : 128;
+    c.blockCols = i >= 2 ? 256 : 128;
+    bool floatResult = c.result != "i32";
+    c.accumulate = i % 2 == 0;
+    c.bias = floatResult && i == 2;
+    c.activation = floatResult ? activations[i % 3] : "none";
+    c.rows = 150 + 43 * i;
+    c.cols = 16 * 4 * (pairs[i] - 1) + 8 * 4 + 3 + 8 * i;
+    c.n = 100 + 53 * i;
+    if (i == 3)
+      c.extraLdb = 16;
+    c.tokenMajorOut = i == 1;
+    c.source = ProgramSource::Generated;
+    cases.push_back(c);
+  }
   // 256-column wgmma.sp tiles (m64n256k32), one and two warpgroups.
   for (int i = 0; i < 2; ++i) {
     SpmmCase c;

@@ -6,11 +6,12 @@
 //
 // * vnm_gpu.tma_copy_tile: one 2-D TMA box per 128-byte column block of
 //   the slot (the ring's rows x 128 bytes), which the copy engine writes in
-//   the 128-byte swizzle, through the tensor map the kernel parameter
-//   `src` is bound to;
+//   the 128-byte swizzle, or one box of 64-byte rows in the 64-byte
+//   swizzle, through the tensor map the kernel parameter `src` is bound to;
 // * vnm_gpu.stage_sparse_a: two 2-D TMA boxes per pair, when its arrays
-//   are kernel parameters (tensor maps): the pair's values (two k-tiles of
-//   32 lanes x 16 bytes, 1 KiB) and metadata (32 words) of all of the
+//   are kernel parameters (tensor maps): the pair's values (its k-tiles
+//   of 32 lanes x 16 bytes: two for f16/bf16, 1 KiB; one for i8) and
+//   metadata (32 words) of all of the
 //   slot's 16-row tiles, each a box of row tiles x one pair over the arrays
 //   seen as row tiles x K (vnm_gpu::getStagedATensorMaps). On the H200
 //   each copy costs the loop: with 16 1-D bulk copies per pair (one per row
@@ -53,10 +54,11 @@ struct TmaCopyTileLowering : OpConversionPattern<TmaCopyTileOp> {
     Value full = getSlotBarrier(kb, op, ring.getStages(), slot, false);
     Value dst = kb.add(kb.sharedAddress(adaptor.getRing().front()),
                        getSlotOffset(kb, ring, slot));
-    int64_t blockElements = 128 / ring.getElementBytes();
-    int64_t blockBytes = ring.getRows() * 128;
+    int64_t swizzleBytes = ring.getCanonicalSwizzleBytes();
+    int64_t blockElements = swizzleBytes / ring.getElementBytes();
+    int64_t blockBytes = ring.getRows() * swizzleBytes;
     Value row = adaptor.getRow().front(), col = adaptor.getCol().front();
-    for (int64_t j = 0; j < ring.getSwizzle().getColumnBlocks(); ++j)
+    for (int64_t j = 0; j < ring.getRowBytes() / swizzleBytes; ++j)
       kb.ptx("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
              "complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
              {kb.add(dst, kb.c32(j * blockBytes)), map,
@@ -79,9 +81,9 @@ struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
     RankedTensorType matrix = op.getMatrix();
     std::optional<format::FragmentGeometry> geometry =
         getFragmentGeometry(matrix, ring.getTile().getLayout());
-    if (!geometry || geometry->eightBit)
-      return rewriter.notifyMatchFailure(
-          op, "no 16-bit fragment storage of the matrix");
+    if (!geometry)
+      return rewriter.notifyMatchFailure(op,
+                                         "no fragment storage of the matrix");
     KernelIRBuilder kb(rewriter, op.getLoc());
     Value slot = adaptor.getSlot().front();
     Value full = getSlotBarrier(kb, op, ring.getStages(), slot, false);
@@ -133,12 +135,12 @@ struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
       if (spansBlocks)
         rowTile = kb.minu(rowTile, kb.c32(geometry->rowTiles - 1));
       Value tile = kb.add(kb.mul(rowTile, kb.c32(geometry->kTiles)),
-                          kb.mul(pair, kb.c32(2)));
-      bulk(kb.add(dst, kb.c32(j * ARingType::kValueBytesPerRowTile)),
+                          kb.mul(pair, kb.c32(ring.getKTiles())));
+      bulk(kb.add(dst, kb.c32(j * ring.getValueBytesPerRowTile())),
            kb.elementAddress(values,
                              kb.mul(tile, kb.c32(geometry->valuesPerTile())),
                              elementBytes),
-           ARingType::kValueBytesPerRowTile);
+           ring.getValueBytesPerRowTile());
       Value unit = kb.add(
           kb.mul(rowTile, kb.c32(geometry->metaUnitsPerRowTile())), pair);
       bulk(kb.add(dst, kb.c32(ring.getMetaOffset() +
@@ -182,10 +184,10 @@ struct LoadStagedALowering : OpConversionPattern<LoadStagedAOp> {
     int64_t kTiles = type.getCols() / layout.getInstrK();
     for (int64_t kk = 0; kk < kTiles; ++kk)
       for (int64_t mt = 0; mt < tiles.m; ++mt) {
-        Value offset = kb.add(
-            kb.mul(rowTile[mt], kb.c32(ARingType::kValueBytesPerRowTile)),
-            kb.add(kb.c32(kk * ARingType::kValueBytesPerRowTile / 2),
-                   kb.mul(at.lane, kb.c32(16))));
+        Value offset =
+            kb.add(kb.mul(rowTile[mt], kb.c32(ring.getValueBytesPerRowTile())),
+                   kb.add(kb.c32(kk * ARingType::kValueBytesPerKTile),
+                          kb.mul(at.lane, kb.c32(16))));
         Value loaded = kb.load(vector4, kb.offsetBytes(slot, offset), 16);
         for (int64_t r = 0; r < 4; ++r)
           words.push_back(

@@ -1,18 +1,21 @@
 //===- WgmmaSp.cpp - wgmma.sp tiles to NVVM -------------------------------===//
 //
-// vnm_gpu.wgmma_sp as `wgmma.mma_async.sp.sync.aligned.m64nNk32` of sm_90a,
-// in the layouts docs/hopper.md records as checked on the H200:
+// vnm_gpu.wgmma_sp as `wgmma.mma_async.sp.sync.aligned` of sm_90a,
+// m64nNk32 for f16/bf16 and m64nNk64 for s8, in the layouts
+// docs/hopper.md records as checked on the H200:
 //
-// * A from registers: each warp's 16 rows in the mma.sp m16n8k32 layout,
-//   the pair's metadata word read with selector `step`;
-// * B through a descriptor of the ring slot, 128-byte swizzle, LBO the
-//   stride between 128-byte column blocks (the slot's rows x 128 bytes),
-//   SBO the stride between 8-row atoms (1024 bytes). A K x N slot is
-//   MN-major (imm-trans-b 1): the step's first row is `offset` rows (128
-//   bytes each) into a block. A transposed slot (`k_contiguous`, N x K) is
-//   K-major (imm-trans-b 0): the step starts `offset` columns into the
-//   atoms' rows, which a 32-column step never leaves;
-// * D: the accumulators of the m16n8 tiles, in order.
+// * A from registers: each warp's 16 rows in the mma.sp m16n8k32 (m16n8k64)
+//   layout, the pair's metadata word read with selector `step` (s8: 0);
+// * B through a descriptor of the ring slot in its canonical swizzle (S =
+//   128 or 64 bytes), LBO the stride between column blocks (the slot's
+//   rows x S bytes), SBO the stride between 8-row atoms (8 S). A K x N
+//   slot is MN-major (imm-trans-b 1): the step's first row is `offset`
+//   rows (128 bytes each) into a block. A transposed slot (`k_contiguous`,
+//   N x K) is K-major (imm-trans-b 0; s8 has only this form): the step
+//   starts `offset` elements into the atoms' rows, which a step never
+//   leaves;
+// * D: the accumulators of the m16n8 tiles, in order (f32, or s32 that
+//   wraps as the spmm's sums do).
 //
 // There is no NVVM op for the sparse wgmma, so the instruction is inline
 // PTX; its fence, commit and wait are NVVM ops.
@@ -30,20 +33,24 @@ using namespace vnm::vnm_gpu::lowering;
 
 namespace {
 
-/// Descriptor fields of the canonical 128-byte-swizzled layout (MN- or
+/// Descriptor fields of the ring's canonical swizzled layout (MN- or
 /// K-major alike), without the start address: LBO, SBO (both >> 4) and the
-/// swizzle mode.
+/// swizzle mode (1: 128 bytes, 2: 64 bytes).
 uint64_t getDescriptorFields(RingType ring) {
-  uint64_t blockStride = uint64_t(ring.getRows()) * 128;
-  uint64_t atomStride = 1024;
+  int64_t swizzleBytes = ring.getCanonicalSwizzleBytes();
+  uint64_t blockStride = uint64_t(ring.getRows()) * swizzleBytes;
+  uint64_t atomStride = 8 * swizzleBytes;
+  uint64_t mode = swizzleBytes == 128 ? 1 : 2;
   return ((blockStride >> 4) & 0x3FFF) << 16 |
-         ((atomStride >> 4) & 0x3FFF) << 32 | uint64_t(1) << 62;
+         ((atomStride >> 4) & 0x3FFF) << 32 | mode << 62;
 }
 
-/// The inline PTX of one m64nNk32 wgmma.sp with `accumulators` f32
-/// registers, A in four registers, selector `selector`, B MN-major
-/// (`transposeB`) or K-major: operands $0.. the accumulators (tied to the
-/// inputs after them), then A, the descriptor and the metadata word.
+/// The inline PTX of one wgmma.sp with `accumulators` registers, A in four
+/// registers, selector `selector`: m64nNk32 with f32 accumulators of
+/// `type` (f16, bf16) operands, B MN-major (`transposeB`) or K-major; or,
+/// for `type` s8, m64nNk64 with s32 accumulators, B K-major. Operands $0..
+/// the accumulators (tied to the inputs after them), then A, the
+/// descriptor, the metadata word and the scale-d flag.
 std::string getWgmmaText(int64_t n, int64_t accumulators, StringRef type,
                          int64_t selector, bool transposeB) {
   std::string d, text;
@@ -51,13 +58,18 @@ std::string getWgmmaText(int64_t n, int64_t accumulators, StringRef type,
     d += (i ? ", $" : "$") + std::to_string(i);
   int64_t first = 2 * accumulators; // after the outputs and tied inputs
   auto operand = [&](int64_t i) { return "$" + std::to_string(first + i); };
+  bool integer = type == "s8";
+  std::string shape = "m64n" + std::to_string(n) + (integer ? "k64" : "k32");
+  std::string types =
+      integer ? ".s32.s8.s8" : ".f32." + type.str() + "." + type.str();
+  // Integer wgmma has no negation or transpose immediates.
+  std::string immediates =
+      integer ? "" : std::string(", 1, 1, ") + (transposeB ? "1" : "0");
   text = "{\n.reg .pred p;\nsetp.ne.b32 p, " + operand(6) +
-         ", 0;\nwgmma.mma_async.sp.sync.aligned.m64n" + std::to_string(n) +
-         "k32.f32." + type.str() + "." + type.str() + " {" + d + "}, {" +
-         operand(0) + ", " + operand(1) + ", " + operand(2) + ", " +
+         ", 0;\nwgmma.mma_async.sp.sync.aligned." + shape + types + " {" + d +
+         "}, {" + operand(0) + ", " + operand(1) + ", " + operand(2) + ", " +
          operand(3) + "}, " + operand(4) + ", " + operand(5) + ", " +
-         std::to_string(selector) + ", p, 1, 1, " + (transposeB ? "1" : "0") +
-         ";\n}";
+         std::to_string(selector) + ", p" + immediates + ";\n}";
   return text;
 }
 
@@ -82,8 +94,10 @@ struct WgmmaSpLowering : OpConversionPattern<WgmmaSpOp> {
     int64_t offset = op.getOffsetAttr().getInt();
     int64_t offsetBytes = offset * 128;
     if (op.getKContiguous()) {
+      int64_t swizzleBytes = ring.getCanonicalSwizzleBytes();
       int64_t bytes = offset * ring.getElementBytes();
-      offsetBytes = bytes / 128 * ring.getRows() * 128 + bytes % 128;
+      offsetBytes = bytes / swizzleBytes * ring.getRows() * swizzleBytes +
+                    bytes % swizzleBytes;
     }
     Value base = adaptor.getRing().front();
     Value start = kb.offsetBytes(
@@ -101,15 +115,17 @@ struct WgmmaSpLowering : OpConversionPattern<WgmmaSpOp> {
     for (int r = 0; r < 4; ++r)
       operands.push_back(a[1 + step * 4 + r]);
     operands.append({descriptor, a[0], kb.c32(1)});
+    Type element = op.getA().getType().getElementType();
+    bool integer = element.isSignlessInteger(8);
     std::string constraints;
     for (int64_t i = 0; i < count; ++i)
-      constraints += "=f,";
+      constraints += integer ? "=r," : "=f,";
     for (int64_t i = 0; i < count; ++i)
       constraints += std::to_string(i) + ",";
     constraints += "r,r,r,r,l,r,r";
-    Type element = op.getA().getType().getElementType();
+    Type accElement = integer ? Type(b.getI32Type()) : Type(b.getF32Type());
     auto resultType = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(count, b.getF32Type()));
+        b.getContext(), SmallVector<Type>(count, accElement));
 
     // The first MMA of a group reads A registers just loaded and
     // accumulators written by other instructions: the fence orders those
@@ -121,8 +137,10 @@ struct WgmmaSpLowering : OpConversionPattern<WgmmaSpOp> {
     auto mma = LLVM::InlineAsmOp::create(
         b, loc, resultType, operands,
         getWgmmaText(accType.getCols(), count,
-                     element.isBF16() ? "bf16" : "f16", step,
-                     /*transposeB=*/!op.getKContiguous()),
+                     integer            ? "s8"
+                     : element.isBF16() ? "bf16"
+                                        : "f16",
+                     integer ? 0 : step, /*transposeB=*/!op.getKContiguous()),
         constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
         LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
         /*operand_attrs=*/{});

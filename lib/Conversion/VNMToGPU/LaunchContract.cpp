@@ -61,7 +61,8 @@ private:
 };
 
 /// The tensor maps of the kernel's TMA readers: B of vnm_gpu.tma_copy_tile
-/// (one 128-byte column block of the ring's rows, 128-byte swizzle), and
+/// (one column block of the ring's rows in its swizzle: 128 bytes wide in
+/// the 128-byte swizzle, 64 in the 64-byte one), and
 /// the fragment arrays of a vnm_gpu.stage_sparse_a that are parameters
 /// (32-bit words, one row per 16-row tile, a box of the slot's row tiles x
 /// one pair, no swizzle).
@@ -71,11 +72,12 @@ DictionaryAttr describeTensorMaps(Builder &b, gpu::GPUFuncOp kernel,
   kernel.walk([&](vnm_gpu::TmaCopyTileOp copy) {
     vnm_gpu::RingType ring = copy.getRing().getType();
     int64_t elementBytes = ring.getElementBytes();
+    int64_t swizzleBytes = ring.getCanonicalSwizzleBytes();
     maps.add(cast<BlockArgument>(copy.getSrc()),
              describeHostValue(b, copy.getRowBound(), params),
              describeHostValue(b, copy.getCols(), params),
              describeHostValue(b, copy.getLd(), params), elementBytes,
-             ring.getRows(), 128 / elementBytes, /*swizzleBytes=*/128);
+             ring.getRows(), swizzleBytes / elementBytes, swizzleBytes);
   });
   kernel.walk([&](vnm_gpu::StageSparseAOp stage) {
     std::optional<vnm_gpu::StagedATensorMaps> views =

@@ -206,8 +206,9 @@ struct ChooseConfigPass
       return reject("k-splits splits the mma.sp kernels' K loop: it needs "
                     "recipe=mma-sp or auto");
     // The chip bounds the kernel recipes: mma.sp runs on sm_80 and later,
-    // wgmma.sp on sm_90a (for float weights; the quantized kernels are
-    // mma.sp only).
+    // wgmma.sp on sm_90a (for float weights, and W8A8 2:4 on the
+    // warp-specialized kernel; the other quantized kernels are mma.sp
+    // only).
     if (chip != "sm_80" && chip != "sm_90" && chip != "sm_90a")
       return reject("no spmm kernel recipe for chip '" + chip +
                     "' (sm_80, sm_90, sm_90a)");
@@ -292,6 +293,12 @@ struct ChooseConfigPass
       int64_t groupColumns = groupSize.has_value() ? *groupSize : 0;
       bool integerWeight =
           weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
+      // W8A8: i8 weight by i8 rhs, the integer MMA.
+      Type rhsElement = getElementTypeOrSelf(
+          isa<SpmmOp>(op) ? cast<SpmmOp>(op).getRhs().getType()
+                          : cast<StorageSpmmOp>(op).getRhs().getType());
+      bool w8a8 =
+          weight.isSignlessInteger(8) && rhsElement.isSignlessInteger(8);
       // The warp-specialized kernel copies B as a dense tile: M = 4, or a
       // V:N:M weight run as 2:4 (chosen at M = 8, where the gathers'
       // kernels are slower; at M >= 16 the gathers win).
@@ -310,8 +317,12 @@ struct ChooseConfigPass
       bool wantsAs24 =
           m > 4 && (as24 == 1 || (as24 == -1 && m == 8 && !smallN));
       bool runsAs24 = wantsAs24 && no24.empty();
+      // W8A8 2:4 runs s8 wgmma.sp on it when asked for by name
+      // (recipe=wgmma-sp-ws): recipe=auto keeps the quantized kernels on
+      // mma.sp, where they were timed.
       bool warpSpecialized =
-          warpSpecializedRecipe && !integerWeight && (m == 4 || runsAs24);
+          warpSpecializedRecipe && (m == 4 || runsAs24) &&
+          (!integerWeight || (w8a8 && recipe == "wgmma-sp-ws"));
       // A storage spmm's rhs that is K-contiguous (x[N][K]), or that
       // vnm-fold-transposed-rhs will make so, is read token-major. The
       // warp-specialized kernel reads B by the TMA, K-major, as cheaply as
@@ -328,7 +339,7 @@ struct ChooseConfigPass
       }
       if (as24 == 1 && m > 4 && !no24.empty() && warpSpecializedRecipe)
         op->emitWarning("vnm-choose-config: as-2-4=1 is not applied: ") << no24;
-      if ((wgmma || warpSpecialized) && !integerWeight) {
+      if (warpSpecialized || (wgmma && !integerWeight)) {
         // wgmma-sp-ws: the warp-specialized loop where B is a dense tile;
         // the gathers keep the multistage kernel.
         kernel::TilingOptions chosen = options;

@@ -32,12 +32,14 @@ struct TileTypes {
     bool byteRhs = cfg.rhsType.getIntOrFloatBitWidth() == 8;
     if (cfg.warpgroupMma && cfg.tokenMajorRhs) {
       // Token-major B for wgmma.sp: a slot holds the block's tokens, each
-      // a pair's 64 K values in one 128-byte row, the canonical
-      // 128-byte-swizzled K-major layout (one column block) that the TMA
-      // writes and the B descriptor names.
+      // a pair's 64 K values in one row, the canonical K-major layout that
+      // the TMA writes and the B descriptor names: 128-byte rows (f16,
+      // bf16) in the 128-byte swizzle, 64-byte rows (i8) in the 64-byte
+      // one.
       ring = RingType::get(context, cfg.stages, cfg.blockN,
                            SpmmKernelConfig::kSlotRows, cfg.rhsType,
-                           SwizzleAttr::get(context, 16, 8, 1, 1));
+                           byteRhs ? SwizzleAttr::get(context, 16, 4, 2)
+                                   : SwizzleAttr::get(context, 16, 8, 1, 1));
     } else if (cfg.tokenMajorRhs && cfg.identityGather()) {
       // Token-major B: a slot holds the block's tokens, each a k-tile
       // pair's 64 K values; 16-byte chunks XOR-swizzled so that the eight
@@ -79,9 +81,11 @@ struct TileTypes {
     if (!cfg.warpSpecialized)
       copy = CopyLayoutAttr::get(context, cfg.threads(),
                                  ring.getRows() * chunksPerRow / cfg.threads());
-    MmaGeometry geometry = cfg.warpgroupMma  ? MmaGeometry::wgmma_sp_m64nNk32
-                           : cfg.isInteger() ? MmaGeometry::mma_sp_m16n8k64
-                                             : MmaGeometry::mma_sp_m16n8k32;
+    MmaGeometry geometry =
+        cfg.warpgroupMma  ? (cfg.isInteger() ? MmaGeometry::wgmma_sp_m64nNk64
+                                             : MmaGeometry::wgmma_sp_m64nNk32)
+        : cfg.isInteger() ? MmaGeometry::mma_sp_m16n8k64
+                          : MmaGeometry::mma_sp_m16n8k32;
     auto layout = MmaLayoutAttr::get(context, geometry, cfg.warpsM, cfg.warpsN);
     // The gather of a K x N operand copies rows; that of a token-major
     // one selects bytes in load_b, for the lanes' B registers.
@@ -101,7 +105,7 @@ struct TileTypes {
   }
   int64_t instrK = 0;
   /// MMA steps per k-tile pair (64 columns of K): two m16n8k32 or
-  /// m64nNk32, or one m16n8k64.
+  /// m64nNk32, or one m16n8k64 or m64nNk64.
   int64_t stepsPerPair() const { return 64 / instrK; }
 };
 
@@ -287,8 +291,9 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
                                             col, ring, zero);
     EpilogueOp::create(builder, loc, result, arg.out, row, col,
                        static_cast<uint64_t>(cfg.rows), arg.n, arg.ldc,
-                       cfg.hasBias ? arg.bias : Value(), Value(), Value(),
-                       cfg.accumulate, cfg.tokenMajorOut, cfg.activation);
+                       cfg.hasBias ? arg.bias : Value(), arg.weightScales,
+                       arg.inputScales, cfg.accumulate, cfg.tokenMajorOut,
+                       cfg.activation);
     gpu::ReturnOp::create(builder, loc);
     return func;
   }

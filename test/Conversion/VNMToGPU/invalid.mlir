@@ -249,3 +249,16 @@ func.func @split_groups(%v: memref<128x256xi4>, %c: memref<2x128x4xi8>,
       weight_scales(%s : memref<128x4xf32>) outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, group_size = 256, vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 8>}
   return
 }
+
+// -----
+
+// W4A8 on s8 wgmma.sp would need its packed nibbles widened after staging:
+// only the mma.sp kernels widen them.
+func.func @w4a8_wgmma(%v: memref<64x8xi4>, %c: memref<1x4x4xi8>, %m: memref<64x8xi8>,
+                      %x: memref<16x32xi8, strided<[1, 16]>>, %y: memref<64x32xi32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the sm_90a wgmma.sp spmm kernels take f16 or bf16 weights, and i8 weights by i8 rhs (W8A8) on the warp-specialized kernel (the other quantized kernels run mma.sp: give them a #vnm_gpu.mma_sp_tiling)}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x8xi4>, memref<1x4x4xi8>, memref<64x8xi8>, memref<16x32xi8, strided<[1, 16]>>)
+      outs(%y : memref<64x32xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 4>,
+                                    vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4, producers = 1>}
+  return
+}

@@ -8,7 +8,7 @@ func.func private @f() -> !vnm_gpu.a_ring<9, !vnm_gpu.sparse_a<64x64xf16, #vnm_g
 
 // -----
 
-// expected-error @+1 {{!vnm_gpu.a_ring (C2): a slot holds one k-tile pair (64 columns) of an f16 or bf16 wgmma_sp_m64nNk32 tile, got '!vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>'}}
+// expected-error @+1 {{!vnm_gpu.a_ring (C2): a slot holds one k-tile pair (64 columns) of a wgmma_sp_m64nNk32 (f16, bf16) or wgmma_sp_m64nNk64 (i8) tile, got '!vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>'}}
 func.func private @f() -> !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>>
 
 // -----
@@ -45,6 +45,34 @@ gpu.module @outside {
     %aring = vnm_gpu.alloc_ring : !vnm_gpu.a_ring<4, !xa>
     // expected-error @+1 {{'vnm_gpu.load_staged_a' op (C2): only the consume region of a vnm_gpu.produce_consume reads staged A fragments}}
     %a = vnm_gpu.load_staged_a %aring[%i] : !vnm_gpu.a_ring<4, !xa> -> !xa
+    gpu.return
+  }
+}
+
+// -----
+
+// An i4 matrix (W4A8) staged into an i8 A ring: load_staged_a would hand
+// its packed nibbles to the MMA unwidened.
+!ia = !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+!iacc = !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+gpu.module @packed {
+  gpu.func @packed(%v: memref<?xi8>, %meta: memref<?xi32>, %i: i32) kernel {
+    %aring = vnm_gpu.alloc_ring : !vnm_gpu.a_ring<4, !ia>
+    %zero = vnm_gpu.zero : !iacc
+    %acc = vnm_gpu.produce_consume %i to %i stages(4)
+        producers(128, registers = 40) consumer_registers(232)
+        iter_args(%zero : !iacc)
+      produce {
+      ^bb0(%pair: i32, %slot: i32):
+        // expected-error @+1 {{'vnm_gpu.stage_sparse_a' op (C2): stages f16, bf16 or i8 fragments of the tile's own element type, got 'i4' for 'i8' operands}}
+        vnm_gpu.stage_sparse_a %v, %meta[%i, %pair] into %aring[%slot]
+            {matrix = tensor<4096x4096xi4, #vnm.encoding<v = 64, n = 2, m = 4>>}
+            : memref<?xi8>, memref<?xi32>, !vnm_gpu.a_ring<4, !ia>
+        vnm_gpu.yield
+      } consume {
+      ^bb0(%pair: i32, %slot: i32, %sum: !iacc):
+        vnm_gpu.yield %sum : !iacc
+      } -> !iacc
     gpu.return
   }
 }

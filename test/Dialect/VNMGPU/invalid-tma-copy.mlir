@@ -47,7 +47,7 @@ gpu.module @c2 {
         iter_args(%zero : !tacc)
       produce {
       ^bb0(%pair: i32, %slot: i32):
-        // expected-error @+1 {{'vnm_gpu.tma_copy_tile' op (C2): the ring must hold 128-byte column blocks in the TMA's 128-byte swizzle (#vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = row bytes / 128>), aligned to 1024 bytes}}
+        // expected-error @+1 {{'vnm_gpu.tma_copy_tile' op (C2): the ring must hold 128-byte column blocks in the TMA's 128-byte swizzle (#vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = row bytes / 128>) or 64-byte rows in its 64-byte swizzle (#vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>), aligned to 1024 bytes}}
         vnm_gpu.tma_copy_tile %rhs[%pair, %c0] bounds(%k, %n) ld(%ld) into %ring[%slot] : memref<?xf16>, !tring
         vnm_gpu.yield
       } consume {
@@ -74,7 +74,7 @@ gpu.module @c2_alignment {
         iter_args(%zero : !tacc)
       produce {
       ^bb0(%pair: i32, %slot: i32):
-        // expected-error @+1 {{'vnm_gpu.tma_copy_tile' op (C2): the ring must hold 128-byte column blocks in the TMA's 128-byte swizzle (#vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = row bytes / 128>), aligned to 1024 bytes}}
+        // expected-error @+1 {{'vnm_gpu.tma_copy_tile' op (C2): the ring must hold 128-byte column blocks in the TMA's 128-byte swizzle (#vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = row bytes / 128>) or 64-byte rows in its 64-byte swizzle (#vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>), aligned to 1024 bytes}}
         vnm_gpu.tma_copy_tile %rhs[%pair, %c0] bounds(%k, %n) ld(%ld) into %ring[%slot] : memref<?xf16>, !tring
         vnm_gpu.yield
       } consume {

@@ -948,6 +948,11 @@ func.func private @f() -> !vnm_gpu.acc<32x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk3
 
 // -----
 
+// expected-error @+1 {{#vnm_gpu.mma (C2): wgmma_sp_m64nNk64 needs whole warpgroups of rows, warps = [4 W, 1], got [4, 2]}}
+func.func private @f() -> !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 2]>>
+
+// -----
+
 // expected-error @+1 {{#vnm_gpu.swizzle (C4): column_blocks must be a power of two in [1, 16], got 3}}
 func.func private @f() -> !vnm_gpu.ring<3x64x192xf16, #vnm_gpu.swizzle<chunk = 16, period = 8, column_blocks = 3>>
 
@@ -971,6 +976,17 @@ func.func private @f() -> !vnm_gpu.acc<128x128xf32, #vnm_gpu.mma<wgmma_sp_m64nNk
 
 // expected-error @+1 {{!vnm_gpu.acc (C4): wgmma_sp_m64nNk32 tiles have at most 256 columns (N of one wgmma), got 512}}
 func.func private @f() -> !vnm_gpu.acc<64x512xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+
+// -----
+
+// The integer wgmma's N: 8, 16, 24, then multiples of 16.
+// expected-error @+1 {{!vnm_gpu.acc (C4): wgmma_sp_m64nNk64 tiles have at most 256 columns (N of one wgmma), above 24 a multiple of 16, got 40}}
+func.func private @f() -> !vnm_gpu.acc<64x40xi32, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+
+// -----
+
+// expected-error @+1 {{!vnm_gpu.sparse_a (C2): wgmma_sp_m64nNk64 needs i8 elements here, got 'f16'}}
+func.func private @f() -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
 
 // -----
 
@@ -1040,7 +1056,7 @@ gpu.module @m {
     %a = "test.a"() : () -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 1]>>
     %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
     %c = vnm_gpu.zero : !wacc
-    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C1): A and the accumulator must share one wgmma_sp_m64nNk32 layout}}
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C1): A and the accumulator must share one wgmma_sp_m64nNk32 or wgmma_sp_m64nNk64 layout}}
     %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0), %c pending(0) : !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 1]>>, !wring, !wacc
     gpu.return
   }
@@ -1138,8 +1154,42 @@ gpu.module @m {
     %a = "test.a"() : () -> !wa
     %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !wring
     %c = vnm_gpu.zero : !wacc
-    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C5): the ring must have the canonical 128-byte-swizzled layout: 16-byte chunks, period 8, 128-byte column blocks, rows a multiple of 8}}
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C5): the ring must have a canonical swizzled layout: 128-byte column blocks (16-byte chunks, period 8) or 64-byte rows (16-byte chunks, period 4 over pairs of rows), rows a multiple of 8}}
     %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0), %c pending(0) : !wa, !wring, !wacc
+    gpu.return
+  }
+}
+
+// -----
+
+// 64-byte i8 rows need the 64-byte swizzle's XOR term per pair of rows.
+!sa = !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+!sacc = !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+!sring = !vnm_gpu.ring<3x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !sa
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !sring
+    %c = vnm_gpu.zero : !sacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C5): the ring must have a canonical swizzled layout}}
+    %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0) k_contiguous, %c pending(0) : !sa, !sring, !sacc
+    gpu.return
+  }
+}
+
+// -----
+
+// s8 B is K-major only: a K x N slot (MN-major) is refused.
+!sa = !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+!sacc = !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+!sring = !vnm_gpu.ring<3x64x128xi8, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+gpu.module @m {
+  gpu.func @k(%s: i32) kernel {
+    %a = "test.a"() : () -> !sa
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !sring
+    %c = vnm_gpu.zero : !sacc
+    // expected-error @+1 {{'vnm_gpu.wgmma_sp' op (C8): wgmma_sp_m64nNk64 reads B K-major: the slot must hold it transposed (k_contiguous)}}
+    %d = vnm_gpu.wgmma_sp %a[0], %r[%s] offset(0), %c pending(0) : !sa, !sring, !sacc
     gpu.return
   }
 }

@@ -198,6 +198,50 @@ func.func private @cluster_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<blo
 func.func private @as_2_4_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>}
 func.func private @no_cluster_tiling() attributes {t = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4, cluster_rows = 1>}
 
+// s8 wgmma.sp (m64nNk64): i8 A staged one k64 tile per pair, B K-major in
+// 64-byte rows of the 64-byte swizzle, i32 accumulators.
+// CHECK-LABEL: gpu.func @wgmma_s8
+// CHECK: vnm_gpu.alloc_ring : !vnm_gpu.a_ring<2, !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>>
+// CHECK: vnm_gpu.produce_consume
+// CHECK: vnm_gpu.tma_copy_tile %{{.*}} : memref<?xi8>, !vnm_gpu.ring<2x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+// CHECK: vnm_gpu.stage_sparse_a {{.*}} {matrix = tensor<256x256xi8, #vnm.encoding<v = 64, n = 2, m = 4>>}
+// CHECK: vnm_gpu.wgmma_sp %{{.*}}[0], %{{.*}}[%{{.*}}] offset(0) k_contiguous, %{{.*}} pending(1) : !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>, !vnm_gpu.ring<2x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>, !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+!bring = !vnm_gpu.ring<2x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+!ia = !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+!iacc = !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+gpu.module @wgmma_s8 {
+  gpu.func @wgmma_s8(%v: memref<?xi8>, %meta: memref<?xi32>, %x: memref<?xi8>,
+                     %row: i32, %col: i32, %n: i32)
+      kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %c4 = arith.constant 4 : i32
+    %c64 = arith.constant 64 : i32
+    %c256 = arith.constant 256 : i32
+    %ring = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !bring
+    %aring = vnm_gpu.alloc_ring : !vnm_gpu.a_ring<2, !ia>
+    %zero = vnm_gpu.zero : !iacc
+    %acc = vnm_gpu.produce_consume %c0 to %c4 stages(2)
+        producers(128, registers = 40) consumer_registers(232)
+        iter_args(%zero : !iacc)
+      produce {
+      ^bb0(%pair: i32, %slot: i32):
+        %first = arith.muli %pair, %c64 : i32
+        vnm_gpu.tma_copy_tile %x[%col, %first] bounds(%n, %c256) ld(%c256)
+            into %ring[%slot] : memref<?xi8>, !bring
+        vnm_gpu.stage_sparse_a %v, %meta[%row, %pair] into %aring[%slot]
+            {matrix = tensor<256x256xi8, #vnm.encoding<v = 64, n = 2, m = 4>>}
+            : memref<?xi8>, memref<?xi32>, !vnm_gpu.a_ring<2, !ia>
+        vnm_gpu.yield
+      } consume {
+      ^bb0(%pair: i32, %slot: i32, %sum: !iacc):
+        %a = vnm_gpu.load_staged_a %aring[%slot] : !vnm_gpu.a_ring<2, !ia> -> !ia
+        %s = vnm_gpu.wgmma_sp %a[0], %ring[%slot] offset(0) k_contiguous, %sum pending(1) : !ia, !bring, !iacc
+        vnm_gpu.yield %s : !iacc
+      } -> !iacc
+    gpu.return
+  }
+}
+
 // A block split into a producer warpgroup and two consumer warpgroups: the
 // producer copies B and stages A into slot %slot, the consumers read them
 // there; the pair's first MMA joins the group its second closes.

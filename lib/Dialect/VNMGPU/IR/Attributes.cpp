@@ -65,20 +65,26 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << warpsM << ", " << warpsN << "]";
   // wgmma.sp is issued by whole warpgroups (four consecutive warps), each
   // covering 64 rows by all the tile's columns.
-  if (geometry == MmaGeometry::wgmma_sp_m64nNk32 &&
-      (warpsM % 4 != 0 || warpsN != 1))
-    return emitError() << "#vnm_gpu.mma (C2): wgmma_sp_m64nNk32 needs whole "
-                          "warpgroups of rows, warps = [4 W, 1], got ["
+  bool warpgroup = geometry == MmaGeometry::wgmma_sp_m64nNk32 ||
+                   geometry == MmaGeometry::wgmma_sp_m64nNk64;
+  if (warpgroup && (warpsM % 4 != 0 || warpsN != 1))
+    return emitError() << "#vnm_gpu.mma (C2): "
+                       << stringifyMmaGeometry(geometry)
+                       << " needs whole warpgroups of rows, warps = [4 W, 1], "
+                          "got ["
                        << warpsM << ", " << warpsN << "]";
   return success();
 }
 
 int64_t MmaLayoutAttr::getInstrK() const {
-  return getGeometry() == MmaGeometry::mma_sp_m16n8k64 ? 64 : 32;
+  return getOperandBits() == 8 ? 64 : 32;
 }
 
 int64_t MmaLayoutAttr::getOperandBits() const {
-  return getGeometry() == MmaGeometry::mma_sp_m16n8k64 ? 8 : 16;
+  return getGeometry() == MmaGeometry::mma_sp_m16n8k64 ||
+                 getGeometry() == MmaGeometry::wgmma_sp_m64nNk64
+             ? 8
+             : 16;
 }
 
 //===----------------------------------------------------------------------===//

@@ -261,7 +261,7 @@ vnm::vnm_gpu::getStagedATensorMaps(StageSparseAOp op) {
   ARingType ring = op.getRing().getType();
   std::optional<format::FragmentGeometry> geometry =
       getFragmentGeometry(op.getMatrix(), ring.getTile().getLayout());
-  if (!geometry || geometry->eightBit)
+  if (!geometry)
     return std::nullopt;
   constexpr int64_t kWordBytes = 4;
   int64_t valueBytes =
@@ -271,7 +271,7 @@ vnm::vnm_gpu::getStagedATensorMaps(StageSparseAOp op) {
   maps.boxRowTiles = ring.getRowTiles();
   maps.valueWords =
       geometry->kTiles * geometry->valuesPerTile() * valueBytes / kWordBytes;
-  maps.valueBoxWords = ARingType::kValueBytesPerRowTile / kWordBytes;
+  maps.valueBoxWords = ring.getValueBytesPerRowTile() / kWordBytes;
   maps.metaWords = geometry->metaUnitsPerRowTile() * format::kWarpLanes;
   maps.metaBoxWords = ARingType::kMetaBytesPerRowTile / kWordBytes;
   return maps;
@@ -299,15 +299,14 @@ LogicalResult TmaCopyTileOp::verify() {
   if (failed(verifyElementType(*this, "C1", "`src`", elementOf(getSrc()),
                                ring.getElementType())))
     return failure();
-  SwizzleAttr swizzle = ring.getSwizzle();
   auto alloc = getRing().getDefiningOp<AllocRingOp>();
-  if (swizzle.getChunkBytes() != 16 || swizzle.getPeriod() != 8 ||
-      swizzle.getRowsPerPhase() != 1 ||
-      ring.getRowBytes() != 128 * swizzle.getColumnBlocks() ||
+  if (ring.getCanonicalSwizzleBytes() == 0 ||
       (alloc && alloc.getAlignment() < 1024))
     return emitOpError("(C2): the ring must hold 128-byte column blocks in "
                        "the TMA's 128-byte swizzle (#vnm_gpu.swizzle<chunk = "
-                       "16, period = 8, column_blocks = row bytes / 128>), "
+                       "16, period = 8, column_blocks = row bytes / 128>) or "
+                       "64-byte rows in its 64-byte swizzle "
+                       "(#vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>), "
                        "aligned to 1024 bytes");
   // One box per column block: a box has at most 256 rows.
   if (ring.getRows() > 256)
@@ -484,7 +483,7 @@ LogicalResult WgmmaSpOp::verify() {
   MmaLayoutAttr layout = acc.getLayout();
   if (a.getLayout() != layout || !layout.isWarpgroupMma())
     return emitOpError("(C1): A and the accumulator must share one "
-                       "wgmma_sp_m64nNk32 layout");
+                       "wgmma_sp_m64nNk32 or wgmma_sp_m64nNk64 layout");
   // The slot holds B (K x N) or, with k_contiguous, its transpose.
   bool kContiguous = getKContiguous();
   int64_t slotN = kContiguous ? ring.getRows() : ring.getCols();
@@ -503,8 +502,8 @@ LogicalResult WgmmaSpOp::verify() {
   if (step < 0 || step >= steps)
     return emitOpError("(C3): step must be in [0, ")
            << steps - 1 << "], got " << step;
-  // A K-major step starts at a whole step of K inside a 128-byte atom row
-  // (the start addresses docs/hopper.md records as checked).
+  // A K-major step starts at a whole step of K inside an atom row (the
+  // start addresses docs/hopper.md records as checked).
   int64_t offset = getOffsetAttr().getInt();
   int64_t multiple = kContiguous ? layout.getInstrK() : 8;
   if (offset < 0 || offset % multiple != 0 ||
@@ -512,14 +511,15 @@ LogicalResult WgmmaSpOp::verify() {
     return emitOpError("(C4): offset must be a multiple of ")
            << multiple << " with " << layout.getInstrK() << " " << kDim
            << " of the slot's " << slotK << " from it, got " << offset;
-  SwizzleAttr swizzle = ring.getSwizzle();
-  if (swizzle.getChunkBytes() != 16 || swizzle.getPeriod() != 8 ||
-      swizzle.getRowsPerPhase() != 1 ||
-      ring.getRowBytes() != 128 * swizzle.getColumnBlocks() ||
-      ring.getRows() % 8 != 0)
-    return emitOpError("(C5): the ring must have the canonical "
-                       "128-byte-swizzled layout: 16-byte chunks, period 8, "
-                       "128-byte column blocks, rows a multiple of 8");
+  if (ring.getCanonicalSwizzleBytes() == 0 || ring.getRows() % 8 != 0)
+    return emitOpError("(C5): the ring must have a canonical swizzled "
+                       "layout: 128-byte column blocks (16-byte chunks, "
+                       "period 8) or 64-byte rows (16-byte chunks, period 4 "
+                       "over pairs of rows), rows a multiple of 8");
+  // 8-bit wgmma reads both operands K-major (docs/hopper.md).
+  if (layout.getOperandBits() == 8 && !kContiguous)
+    return emitOpError("(C8): wgmma_sp_m64nNk64 reads B K-major: the slot "
+                       "must hold it transposed (k_contiguous)");
   std::optional<int64_t> pending = getPending();
   if (pending && *pending != 0 && *pending != 1)
     return emitOpError("(C6): pending must be 0 or 1, got ") << *pending;
@@ -649,10 +649,14 @@ LogicalResult StageSparseAOp::verify() {
   if (failed(
           verifySparseARead(*this, getMatrix(), getValues(), getMeta(), tile)))
     return failure();
-  if (!getMatrix().getElementType().isF16() &&
-      !getMatrix().getElementType().isBF16())
-    return emitOpError("(C2): stages f16 or bf16 fragments, got ")
-           << getMatrix().getElementType();
+  // load_staged_a hands the staged words to the MMA as they are: nothing
+  // dequantizes or widens them.
+  Type element = getMatrix().getElementType();
+  if (element != tile.getElementType() ||
+      !(element.isF16() || element.isBF16() || element.isSignlessInteger(8)))
+    return emitOpError("(C2): stages f16, bf16 or i8 fragments of the "
+                       "tile's own element type, got ")
+           << element << " for " << tile.getElementType() << " operands";
   std::optional<CopyLayoutAttr> layout = getLayout();
   if (layout && layout->getRowsPerThread() != 1)
     return emitOpError("(C5): the copy's threads take a slot's 16-byte "

@@ -55,13 +55,18 @@ LogicalResult verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
                        << rows << "x" << cols;
   // One wgmma.sp covers a warpgroup's 64 rows by all the tile's columns:
   // each warp holds exactly one 16-row tile, and N is at most 256.
+  // The integer wgmma takes fewer N: 8, 16, 24 and multiples of 16 up to
+  // 256 (the PTX ISA's list for .s8).
   if (layout.isWarpgroupMma()) {
     exactRows = true;
-    if (cols > 256)
-      return emitError() << name
-                         << " (C4): wgmma_sp_m64nNk32 tiles have at "
-                            "most 256 columns (N of one wgmma), got "
-                         << cols;
+    bool integer = layout.getOperandBits() == 8;
+    if (cols > 256 || (integer && cols > 24 && cols % 16 != 0))
+      return emitError() << name << " (C4): "
+                         << stringifyMmaGeometry(layout.getGeometry())
+                         << " tiles have at most 256 columns (N of one "
+                            "wgmma)"
+                         << (integer ? ", above 24 a multiple of 16" : "")
+                         << ", got " << cols;
   }
   bool eightBit = layout.getOperandBits() == 8;
   bool elementFits =
@@ -109,6 +114,23 @@ void RingType::print(AsmPrinter &printer) const {
 
 int64_t RingType::getElementBytes() const {
   return getElementType().getIntOrFloatBitWidth() / 8;
+}
+
+int64_t RingType::getCanonicalSwizzleBytes() const {
+  SwizzleAttr swizzle = getSwizzle();
+  if (swizzle.getChunkBytes() != 16)
+    return 0;
+  // Swizzle<3, 4, 3>: chunk bits 4..6 XOR-ed with address bits 7..9, the
+  // row of a 128-byte block.
+  if (swizzle.getPeriod() == 8 && swizzle.getRowsPerPhase() == 1 &&
+      getRowBytes() == 128 * swizzle.getColumnBlocks())
+    return 128;
+  // Swizzle<2, 4, 3>: chunk bits 4..5 XOR-ed with address bits 7..8, the
+  // pair of 64-byte rows.
+  if (swizzle.getPeriod() == 4 && swizzle.getRowsPerPhase() == 2 &&
+      swizzle.getColumnBlocks() == 1 && getRowBytes() == 64)
+    return 64;
+  return 0;
 }
 
 LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -228,7 +250,9 @@ LogicalResult BFragType::verify(function_ref<InFlightDiagnostic()> emitError,
                                 int64_t rows, int64_t cols, Type element,
                                 MmaLayoutAttr layout) {
   if (layout.isWarpgroupMma())
-    return emitError() << "!vnm_gpu.b_frag (C4): wgmma_sp_m64nNk32 reads B "
+    return emitError() << "!vnm_gpu.b_frag (C4): "
+                       << stringifyMmaGeometry(layout.getGeometry())
+                       << " reads B "
                           "from shared memory (vnm_gpu.wgmma_sp), not from "
                           "B fragments";
   return verifyTileShape(emitError, "!vnm_gpu.b_frag", rows, cols, element,
@@ -253,11 +277,10 @@ LogicalResult ARingType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "!vnm_gpu.a_ring (C1): stages must be in [1, 8], "
                           "got "
                        << stages;
-  if (!tile.getLayout().isWarpgroupMma() || tile.getCols() != 64 ||
-      !isFloatOperand(tile.getElementType()))
+  if (!tile.getLayout().isWarpgroupMma() || tile.getCols() != 64)
     return emitError() << "!vnm_gpu.a_ring (C2): a slot holds one k-tile pair "
-                          "(64 columns) of an f16 or bf16 wgmma_sp_m64nNk32 "
-                          "tile, got "
+                          "(64 columns) of a wgmma_sp_m64nNk32 (f16, bf16) "
+                          "or wgmma_sp_m64nNk64 (i8) tile, got "
                        << tile;
   return success();
 }

@@ -22,9 +22,11 @@ class VNMGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 def VNMGPU_MmaSpM16N8K32 : I32EnumAttrCase<"mma_sp_m16n8k32", 0>;
 def VNMGPU_MmaSpM16N8K64 : I32EnumAttrCase<"mma_sp_m16n8k64", 1>;
 def VNMGPU_WgmmaSpM64NNK32 : I32EnumAttrCase<"wgmma_sp_m64nNk32", 2>;
+def VNMGPU_WgmmaSpM64NNK64 : I32EnumAttrCase<"wgmma_sp_m64nNk64", 3>;
 def VNMGPU_MmaGeometry : I32EnumAttr<"MmaGeometry",
     "sparse MMA instruction shape",
-    [VNMGPU_MmaSpM16N8K32, VNMGPU_MmaSpM16N8K64, VNMGPU_WgmmaSpM64NNK32]> {
+    [VNMGPU_MmaSpM16N8K32, VNMGPU_MmaSpM16N8K64, VNMGPU_WgmmaSpM64NNK32,
+     VNMGPU_WgmmaSpM64NNK64]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::vnm::vnm_gpu";
 }
@@ -37,17 +39,19 @@ def VNMGPU_MmaLayoutAttr : VNMGPU_Attr<"MmaLayout", "mma"> {
     m16n8k32 with f16/bf16 operands and f32 accumulators; `mma_sp_m16n8k64`:
     m16n8k64 with s8 operands and s32 accumulators; `wgmma_sp_m64nNk32`:
     `wgmma.mma_async.sp` m64nNk32 of sm_90a, f16/bf16 operands, f32
-    accumulators, N the tile's columns) and the grid of warps
+    accumulators, N the tile's columns; `wgmma_sp_m64nNk64`: its m64nNk64
+    with s8 operands and s32 accumulators) and the grid of warps
     (`warps = [rows, columns]`) that splits the tile into equal warp tiles.
     Inside a warp tile, m16 x n8 instruction tiles are held in the lane
     order of the PTX ISA (../docs/gpu.md, "Fragment layouts"). A
     `wgmma.sp` warpgroup's four warps hold 16 rows each in the `mma.sp`
-    m16n8k32 layout (docs/hopper.md), so its layout is `warps = [4 W, 1]`
-    for W warpgroups, with warp tiles of 16 rows.
+    m16n8k32 layout (m16n8k64 for s8; docs/hopper.md), so its layout is
+    `warps = [4 W, 1]` for W warpgroups, with warp tiles of 16 rows.
 
     ```mlir
     #vnm_gpu.mma<mma_sp_m16n8k32, warps = [4, 2]>
     #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>
+    #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>
     ```
   }];
   let parameters = (ins EnumParameter<VNMGPU_MmaGeometry>:$geometry,
@@ -66,7 +70,8 @@ def VNMGPU_MmaLayoutAttr : VNMGPU_Attr<"MmaLayout", "mma"> {
     /// Whether the MMA is a warpgroup's wgmma.mma_async.sp (B read from
     /// shared memory through a descriptor, not from registers).
     bool isWarpgroupMma() const {
-      return getGeometry() == MmaGeometry::wgmma_sp_m64nNk32;
+      return getGeometry() == MmaGeometry::wgmma_sp_m64nNk32 ||
+             getGeometry() == MmaGeometry::wgmma_sp_m64nNk64;
     }
   }];
 }

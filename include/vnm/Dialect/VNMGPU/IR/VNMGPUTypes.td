@@ -37,6 +37,12 @@ def VNMGPU_RingType : VNMGPU_Type<"Ring", "ring"> {
     int64_t getRowBytes() const { return getCols() * getElementBytes(); }
     int64_t getSlotBytes() const { return getRows() * getRowBytes(); }
     int64_t getTotalBytes() const { return getStages() * getSlotBytes(); }
+    /// The width in bytes of the canonical swizzle that the TMA writes and
+    /// wgmma reads through a descriptor, if the slot has that layout: 128
+    /// for 128-byte column blocks of 16-byte chunks XOR-ed over 8 rows, 64
+    /// for 64-byte rows of 16-byte chunks XOR-ed over pairs of rows (period
+    /// 4); 0 for any other layout.
+    int64_t getCanonicalSwizzleBytes() const;
   }];
 }
 
@@ -126,13 +132,14 @@ def VNMGPU_ARingType : VNMGPU_Type<"ARing", "a_ring"> {
   let description = [{
     `stages` slots in the block's shared memory, each holding one k-tile
     pair of a `!vnm_gpu.sparse_a` tile in the order its threads read it:
-    for each 16-row tile the pair's two k-tiles of value words (32 lanes x
-    16 bytes each), then for each 16-row tile its metadata words (32 lanes
-    x 4 bytes). `vnm_gpu.stage_sparse_a` fills a slot (the producer of a
+    for each 16-row tile the pair's k-tiles of value words (32 lanes x 16
+    bytes each; two k32 tiles of f16/bf16, one k64 tile of i8), then for
+    each 16-row tile its metadata words (32 lanes x 4 bytes). `vnm_gpu.stage_sparse_a` fills a slot (the producer of a
     `vnm_gpu.produce_consume`), `vnm_gpu.load_staged_a` reads it.
 
     ```mlir
     !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [8, 1]>>>
+    !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>>
     ```
   }];
   let parameters = (ins "int64_t":$stages,
@@ -141,14 +148,24 @@ def VNMGPU_ARingType : VNMGPU_Type<"ARing", "a_ring"> {
   let extraClassDeclaration = [{
     /// 16-row tiles of a slot.
     int64_t getRowTiles() const { return getTile().getRows() / 16; }
-    /// Bytes of one row tile's value words (two k-tiles) and metadata.
-    static constexpr int64_t kValueBytesPerRowTile = 2 * 32 * 16;
+    /// Bytes of one k-tile of a row tile's value words (32 lanes x 16).
+    static constexpr int64_t kValueBytesPerKTile = 32 * 16;
+    /// Bytes of one row tile's metadata words (32 lanes x 4).
     static constexpr int64_t kMetaBytesPerRowTile = 32 * 4;
+    /// K-tiles of the pair: 64 columns of K over the MMA's depth.
+    int64_t getKTiles() const {
+      return getTile().getCols() / getTile().getLayout().getInstrK();
+    }
+    /// Bytes of one row tile's value words (all of the pair's k-tiles).
+    int64_t getValueBytesPerRowTile() const {
+      return getKTiles() * kValueBytesPerKTile;
+    }
     int64_t getMetaOffset() const {
-      return getRowTiles() * kValueBytesPerRowTile;
+      return getRowTiles() * getValueBytesPerRowTile();
     }
     int64_t getSlotBytes() const {
-      return getRowTiles() * (kValueBytesPerRowTile + kMetaBytesPerRowTile);
+      return getRowTiles() *
+             (getValueBytesPerRowTile() + kMetaBytesPerRowTile);
     }
     int64_t getTotalBytes() const { return getStages() * getSlotBytes(); }
   }];
