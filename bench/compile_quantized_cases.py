@@ -68,7 +68,8 @@ def ptxas_report(ptxas, ptx, arch):
             int(spill.group(1)) + int(spill.group(2)) if spill else None)
 
 
-def compile_one(vnm_opt, ptxas, out_dir, key, tiling, sm80=True):
+def compile_one(vnm_opt, ptxas, out_dir, key, tiling, chip="sm_90",
+                sm80=True):
     name = case_matrix.kernel_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
@@ -76,7 +77,7 @@ def compile_one(vnm_opt, ptxas, out_dir, key, tiling, sm80=True):
     with open(src, "w") as f:
         f.write(program(*key))
     subprocess.run([vnm_opt, src, "-o", os.devnull,
-                    f"--vnm-lower-to-nvvm-pipeline=chip=sm_90 features=+ptx85 "
+                    f"--vnm-lower-to-nvvm-pipeline=chip={chip} features=+ptx85 "
                     f"format=isa {tiling} dump-dir={kdir}"],
                    check=True)
     ptx = os.path.join(kdir, "vnm_kernels.ptx")
@@ -86,10 +87,11 @@ def compile_one(vnm_opt, ptxas, out_dir, key, tiling, sm80=True):
         info["ptx_sha256"] = hashlib.sha256(f.read()).hexdigest()
     if ptxas:
         info["registers"], info["spill_bytes"] = ptxas_report(ptxas, ptx,
-                                                              "sm_90")
+                                                              chip)
         # The same PTX for sm_80: the .target line names the chip (not for
-        # split kernels, which run as clusters: sm_80 has none).
-        if not sm80:
+        # split kernels, which run as clusters: sm_80 has none, nor for
+        # sm_90a's wgmma.sp).
+        if not sm80 or chip == "sm_90a":
             return info
         ptx80 = os.path.join(kdir, "sm80.ptx")
         with open(ptx) as f, open(ptx80, "w") as g:
@@ -116,11 +118,31 @@ def main():
         ap.add_argument(f"--{option}", type=int, default=0,
                         help="forwarded to the pipeline (0: the heuristic)")
     ap.add_argument("--filter", default="", help="substring of kernel names")
+    ap.add_argument("--chip", choices=("sm_90", "sm_90a"), default="sm_90",
+                    help="the GPU the kernels are for")
+    ap.add_argument("--recipe", choices=("auto", "mma-sp", "wgmma-sp-ws"),
+                    default="auto",
+                    help="the kernel recipe (wgmma-sp-ws: W8A8 2:4 on s8 "
+                         "wgmma.sp, sm_90a; the other forms keep mma.sp)")
     args = ap.parse_args()
-    tiling = (f"blocks-per-sm={args.blocks_per_sm} "
-              f"block-rows={args.block_rows} warp-rows={args.warp_rows} "
-              f"warps-n={args.warps_n} stages={args.stages} "
-              f"unroll={args.unroll} k-splits={args.k_splits}")
+    if args.recipe == "wgmma-sp-ws" and args.chip != "sm_90a":
+        ap.error("--recipe wgmma-sp-ws needs --chip sm_90a")
+    # The wgmma.sp recipe takes no mma.sp tiling options: they would keep
+    # recipe=auto on mma.sp and make the pipeline refuse an explicit one.
+    mma_sp_options = (args.blocks_per_sm != -1 or args.block_rows
+                      or args.warp_rows or args.warps_n or args.unroll
+                      or args.k_splits)
+    if args.recipe == "wgmma-sp-ws" and mma_sp_options:
+        ap.error("--recipe wgmma-sp-ws takes none of the mma.sp tiling "
+                 "options (--blocks-per-sm, --block-rows, --warp-rows, "
+                 "--warps-n, --unroll, --k-splits)")
+    if args.recipe == "wgmma-sp-ws":
+        tiling = f"recipe=wgmma-sp-ws stages={args.stages}"
+    else:
+        tiling = (f"recipe={args.recipe} blocks-per-sm={args.blocks_per_sm} "
+                  f"block-rows={args.block_rows} warp-rows={args.warp_rows} "
+                  f"warps-n={args.warps_n} stages={args.stages} "
+                  f"unroll={args.unroll} k-splits={args.k_splits}")
 
     ptxas = shutil.which("ptxas") or (
         "/usr/local/cuda/bin/ptxas"
@@ -133,12 +155,12 @@ def main():
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         kernels = list(pool.map(
             lambda k: compile_one(args.vnm_opt, ptxas, kernels_dir, k, tiling,
-                                  sm80=args.k_splits <= 1),
+                                  chip=args.chip, sm80=args.k_splits <= 1),
             keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump({"cases": cases, "kernels": {k["name"]: k for k in kernels},
-                   "tiling": tiling}, f, indent=1)
+                   "tiling": tiling, "chip": args.chip}, f, indent=1)
     spills = [k["name"] for k in kernels
               if k.get("spill_bytes") or k.get("spill_bytes_sm80")]
     print(f"compiled {len(kernels)} kernels for {len(cases)} cases"

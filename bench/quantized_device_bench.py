@@ -190,6 +190,26 @@ def run_case(torch, cp, case, prep, kernel, build_dir, args, seed):
            + (np.int32(n), np.int32(ldb), np.int32(ldc)),
            shared_mem=dynamic_shared)
 
+    if "tensor_maps" in contract:
+        # The sm_90a s8 wgmma.sp kernel takes x and the fragment arrays as
+        # tensor maps: vnm's own launcher makes them (CuPy passes no
+        # 128-byte values) and launches the contract's cluster.
+        from vnm.launch import GpuKernel
+        with open(os.path.join(build_dir, "kernels", kernel["ptx"])) as f:
+            gpu_kernel = GpuKernel(f.read(), contract)
+        stream = torch.cuda.current_stream().cuda_stream
+
+        def launch(s):  # noqa: F811 (replaces the CuPy launch)
+            x, sx, y = s
+            values = {"frag_values": fv.data_ptr(), "frag_meta": fm.data_ptr(),
+                      "colidx": ci.data_ptr(), "rhs": x.data_ptr(),
+                      "out": y.data_ptr(), "bias": dummy.data_ptr(),
+                      "n": n, "ldb": ldb, "ldc": ldc}
+            if out == "f16":
+                values.update(weight_scales=sw.data_ptr(),
+                              input_scales=sx.data_ptr())
+            gpu_kernel.launch(values, n, stream)
+
     x, sx, y = sets[0]
     if out == "f16":
         y.fill_(float("nan"))

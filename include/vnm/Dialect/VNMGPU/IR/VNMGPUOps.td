@@ -140,7 +140,8 @@ def VNMGPU_TmaCopyTileOp : VNMGPU_Op<"tma_copy_tile",
     `col` .. `col + ring cols - 1` of `src` (row pitch `ld`) into slot
     `slot` by the tensor memory accelerator: one box of the ring's rows by
     one 128-byte column block per column block of the slot, written in the
-    slot's 128-byte swizzle. Elements at or past `row_bound` or `cols` are
+    slot's 128-byte swizzle (or one box of 64-byte rows in the 64-byte
+    swizzle). Elements at or past `row_bound` or `cols` are
     zeros. The kernel parameter `src` is passed as a tensor map (the launch
     contract's `tensor_maps`) that the host makes from the buffer, the
     bounds and the pitch, so those must be values the host knows: constants
@@ -276,13 +277,15 @@ def VNMGPU_WgmmaSpOp : VNMGPU_Op<"wgmma_sp",
   let description = [{
     `result = acc + A[:, step] * B`, where `A[:, step]` is k-tile `step`
     of the pair `a` holds (which also picks the metadata selector) and B is
-    rows `offset` .. `offset + 31` of slot `slot` (K rows by all of the
-    slot's columns): one `wgmma.mma_async.sp` m64nNk32 per warpgroup of the
-    layout, N the tile's columns, B read through a descriptor of the ring's
-    canonical layout (docs/hopper.md). With `k_contiguous` the slot holds
-    B transposed (N rows by K columns, as token-major activations are
-    stored) and B is the transpose of its columns `offset` .. `offset + 31`
-    (the K-major layout). The MMA runs asynchronously: with
+    rows `offset` .. `offset + D - 1` of slot `slot` (K rows by all of the
+    slot's columns), D the instruction's depth: one `wgmma.mma_async.sp`
+    m64nNk32 (f16, bf16; D = 32) or m64nNk64 (i8, i32 accumulators;
+    D = 64) per warpgroup of the layout, N the tile's columns, B read
+    through a descriptor of the ring's canonical layout (docs/hopper.md).
+    With `k_contiguous` the slot holds B transposed (N rows by K columns, as
+    token-major activations are stored) and B is the transpose of its
+    columns `offset` .. `offset + D - 1` (the K-major layout, the only one
+    of i8). The MMA runs asynchronously: with
     `pending` the op closes a group of MMAs (itself and the `wgmma_sp`s
     without `pending` just before it) and returns once at most `pending` of
     the thread's groups are still running, so a result with `pending = 1`
