@@ -276,7 +276,13 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "Run a V:2:M weight (M > 4) as 2:4 over its original columns on "
            "the warp-specialized sm_90a kernel (B a dense tile, M / 4 times "
            "the MMAs): 1 always, 0 never, -1 chooses (at M = 8 where N is "
-           "dynamic or at least 2048)">
+           "dynamic or at least 2048)">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Attach a remark to each spmm it tiles: the recipe chosen and, "
+           "for every recipe the chip offers, the predicted bytes of A and "
+           "B through L2 and MMA time (lib/Conversion/VNMToGPU/"
+           "RecipeCostModel.h), so that the choice can be checked against "
+           "measurements">
   ];
   // The tiling attributes it sets.
   let dependentDialects = ["::vnm::vnm_gpu::VNMGPUDialect"];

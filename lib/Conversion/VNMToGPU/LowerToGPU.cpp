@@ -16,6 +16,7 @@
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
 #include "LaunchContract.h"
+#include "RecipeCostModel.h"
 #include "SpmmConfig.h"
 #include "SpmmTileProgram.h"
 #include "TransposedRhs.h"
@@ -155,6 +156,32 @@ int64_t rhsDim(Operation *op, unsigned dim) {
   auto type = dyn_cast<ShapedType>(rhs.getType());
   return type && type.hasRank() && type.getRank() == 2 ? type.getDimSize(dim)
                                                        : ShapedType::kDynamic;
+}
+
+/// The recipe a tiling attribute names, with its tile.
+kernel::RecipeChoice describeTiling(Attribute tiling, int64_t m) {
+  kernel::RecipeChoice choice;
+  if (auto hopper = dyn_cast<vnm_gpu::WgmmaSpTilingAttr>(tiling)) {
+    choice.warpgroupMma = true;
+    choice.name = hopper.getProducers() ? "wgmma-sp-ws" : "wgmma-sp";
+    if (hopper.getAs_2_4())
+      choice.name += " as-2-4";
+    choice.blockRows = hopper.getBlockRows();
+    choice.blockCols = hopper.getBlockCols();
+    choice.gathers = m > 4 && !hopper.getAs_2_4();
+    return choice;
+  }
+  auto mmaSp = cast<vnm_gpu::MmaSpTilingAttr>(tiling);
+  choice.name = "mma-sp";
+  choice.blockRows = mmaSp.getBlockRows();
+  choice.blockCols = mmaSp.getBlockCols();
+  choice.gathers = m > 4;
+  return choice;
+}
+
+/// Bytes of one value of a weight or rhs element type (i4: half).
+double valueBytes(Type type) {
+  return type.isSignlessInteger(4) ? 0.5 : type.getIntOrFloatBitWidth() / 8.0;
 }
 
 /// Gives every spmm without a #vnm.config the default tiling, with the
@@ -339,25 +366,93 @@ struct ChooseConfigPass
       }
       if (as24 == 1 && m > 4 && !no24.empty() && warpSpecializedRecipe)
         op->emitWarning("vnm-choose-config: as-2-4=1 is not applied: ") << no24;
+      // The mma.sp tiling, chosen or not: the explanation costs it too.
+      kernel::TilingOptions mmaSpOptions = options;
+      mmaSpOptions.kSplits =
+          kernel::chooseKSplits(kSplits, rhsDim(op, 0), m, groupColumns);
+      Attribute mmaSpTiling = kernel::chooseSpmmConfig(
+          &getContext(), encoding.getV(), m, integerWeight,
+          groupSize.has_value(), tokenMajor, mmaSpOptions);
+      Attribute tiling = mmaSpTiling;
       if (warpSpecialized || (wgmma && !integerWeight)) {
         // wgmma-sp-ws: the warp-specialized loop where B is a dense tile;
         // the gathers keep the multistage kernel.
         kernel::TilingOptions chosen = options;
         chosen.warpSpecialized = warpSpecialized;
         chosen.as24 = warpSpecialized && runsAs24;
-        op->setAttr("vnm.config", kernel::chooseWgmmaSpConfig(
-                                      &getContext(), rows, encoding.getV(),
-                                      encoding.getM(), chosen));
-        return;
+        tiling = kernel::chooseWgmmaSpConfig(&getContext(), rows,
+                                             encoding.getV(), m, chosen);
       }
-      kernel::TilingOptions chosen = options;
-      chosen.kSplits =
-          kernel::chooseKSplits(kSplits, rhsDim(op, 0), m, groupColumns);
-      op->setAttr("vnm.config", kernel::chooseSpmmConfig(
-                                    &getContext(), encoding.getV(),
-                                    encoding.getM(), integerWeight,
-                                    groupSize.has_value(), tokenMajor, chosen));
+      op->setAttr("vnm.config", tiling);
+      if (!explain)
+        return;
+      // Every recipe the chip offers this weight, as this pass would tile
+      // it (the options that name one recipe's tiling aside).
+      std::vector<kernel::RecipeChoice> recipes = {
+          describeTiling(mmaSpTiling, m)};
+      if (chip == "sm_90a") {
+        auto hopper = [&](bool ws, bool as24) {
+          kernel::TilingOptions o;
+          o.warpSpecialized = ws;
+          o.as24 = as24;
+          recipes.push_back(
+              describeTiling(kernel::chooseWgmmaSpConfig(&getContext(), rows,
+                                                         encoding.getV(), m, o),
+                             m));
+        };
+        if (!integerWeight)
+          hopper(/*ws=*/false, /*as24=*/false);
+        if (m == 4 && (!integerWeight || w8a8))
+          hopper(/*ws=*/true, /*as24=*/false);
+        if (m > 4 && !integerWeight && kernel::fitsTwoFour(encoding.getN(), m))
+          hopper(/*ws=*/true, /*as24=*/true);
+      }
+      explainChoice(op, describeTiling(tiling, m), recipes, weight, rhsElement,
+                    rows);
     });
+  }
+
+  /// The remark of `explain`: the chosen recipe, and each recipe's
+  /// predicted L2 traffic and MMA time at the op's N (4096 where N is
+  /// dynamic).
+  void explainChoice(Operation *op, const kernel::RecipeChoice &chosen,
+                     const std::vector<kernel::RecipeChoice> &recipes,
+                     Type weight, Type rhsElement, int64_t rows) {
+    auto remark = op->emitRemark("vnm-choose-config: chose ");
+    remark << chosen.name << " " << chosen.blockRows << "x" << chosen.blockCols;
+    kernel::SpmmProblem problem;
+    problem.rows = rows;
+    problem.cols = rhsDim(op, 0);
+    problem.n = rhsDim(op, 1);
+    if (ShapedType::isDynamic(problem.cols)) {
+      remark << "; no prediction: K is dynamic";
+      return;
+    }
+    bool assumedN = ShapedType::isDynamic(problem.n);
+    if (assumedN)
+      problem.n = 4096;
+    EncodingAttr encoding =
+        isa<SpmmOp>(op) ? getVNMEncoding(cast<SpmmOp>(op).getLhs().getType())
+                        : cast<StorageSpmmOp>(op).getEncoding();
+    problem.m = encoding.getM();
+    problem.weightBytes = valueBytes(weight);
+    problem.rhsBytes = valueBytes(rhsElement);
+    problem.integerMma = rhsElement.isSignlessInteger(8);
+    std::vector<kernel::RecipeEstimate> estimates;
+    for (const kernel::RecipeChoice &recipe : recipes)
+      estimates.push_back(kernel::estimateRecipe(problem, recipe));
+    remark << "; predicted at N = " << problem.n
+           << (assumedN ? " (assumed: N is dynamic)" : "")
+           << " with the H200's rates (L2 11 TB/s; 2:4 dense-equivalent "
+              "mma.sp 953, wgmma.sp 1525 TFLOP/s, s8 twice that, s8 "
+              "wgmma.sp unmeasured"
+           << (problem.integerMma ? "" : "; cuBLAS 750 TFLOP/s") << "):"
+           << kernel::describeEstimates(
+                  estimates,
+                  problem.integerMma
+                      ? 0.0
+                      : 2.0 * double(problem.rows) * double(problem.cols) *
+                            double(problem.n) / kernel::kCublasF16Rate);
   }
 };
 
