@@ -117,7 +117,8 @@ def main():
                    "k-splits"):
         ap.add_argument(f"--{option}", type=int, default=0,
                         help="forwarded to the pipeline (0: the heuristic)")
-    ap.add_argument("--filter", default="", help="substring of kernel names")
+    ap.add_argument("--filter", default="",
+                    help="comma-separated substrings of kernel names")
     ap.add_argument("--chip", choices=("sm_90", "sm_90a"), default="sm_90",
                     help="the GPU the kernels are for")
     ap.add_argument("--recipe", choices=("auto", "mma-sp", "wgmma-sp-ws"),
@@ -149,7 +150,9 @@ def main():
         if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
     kernels_dir = os.path.join(args.out, "kernels")
     os.makedirs(kernels_dir, exist_ok=True)
-    cases = [c for c in case_matrix.all_cases() if args.filter in c["kernel"]]
+    filters = args.filter.split(",")
+    cases = [c for c in case_matrix.all_cases()
+             if any(f in c["kernel"] for f in filters)]
     keys = sorted({(c["form"], c["rows"], c["cols"], c["v"], c["m"], c["out"])
                    for c in cases})
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:

@@ -409,6 +409,30 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     c.source = ProgramSource::Generated;
     cases.push_back(c);
   }
+  // W4A8 on the same kernel: the producer stages the i4 weight's packed
+  // nibbles (half the bytes), the consumers widen them to the s8 MMA's.
+  for (int i = 0; i < 2; ++i) {
+    SpmmCase c;
+    c.chip = "sm_90a";
+    c.recipe = "wgmma-sp-ws";
+    c.v = i ? 128 : 64;
+    c.m = 4;
+    c.element = "i8";
+    c.weight = "i4";
+    c.result = i ? "i32" : "f16";
+    c.stages = 3 + i;
+    c.blockRows = i ? 128 : 64;
+    c.blockCols = i ? 256 : 128;
+    c.accumulate = i == 1;
+    c.bias = i == 0;
+    c.activation = i ? "none" : "gelu";
+    c.rows = 170 + 61 * i;
+    c.cols = 16 * 4 * (pairs[i + 2] - 1) + 8 * 4 + 5 + 8 * i;
+    c.n = 120 + 71 * i;
+    c.tokenMajorOut = i == 0;
+    c.source = ProgramSource::Generated;
+    cases.push_back(c);
+  }
   // 256-column wgmma.sp tiles (m64n256k32), one and two warpgroups.
   for (int i = 0; i < 2; ++i) {
     SpmmCase c;

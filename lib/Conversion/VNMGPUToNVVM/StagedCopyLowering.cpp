@@ -115,7 +115,8 @@ struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
     Value meta = adaptor.getMeta().front();
     Value pair = adaptor.getPair().front();
     Value firstTile = kb.shru(adaptor.getRow().front(), kb.c32(4));
-    int64_t elementBytes = matrix.getElementType().getIntOrFloatBitWidth() / 8;
+    // Values are addressed by byte: an i4 matrix packs two per byte.
+    int64_t valueBits = matrix.getElementType().getIntOrFloatBitWidth();
     // As load_sparse_a: a tile that spans V blocks may reach past the
     // fragment arrays' rows (the last block tile of R), and reads the last
     // row tile there. Only then is the row tile clamped: the clamp costs
@@ -137,9 +138,9 @@ struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
       Value tile = kb.add(kb.mul(rowTile, kb.c32(geometry->kTiles)),
                           kb.mul(pair, kb.c32(ring.getKTiles())));
       bulk(kb.add(dst, kb.c32(j * ring.getValueBytesPerRowTile())),
-           kb.elementAddress(values,
-                             kb.mul(tile, kb.c32(geometry->valuesPerTile())),
-                             elementBytes),
+           kb.offsetBytes(values, kb.mul(kb.zext64(tile),
+                                         kb.c64(geometry->valuesPerTile() *
+                                                valueBits / 8))),
            ring.getValueBytesPerRowTile());
       Value unit = kb.add(
           kb.mul(rowTile, kb.c32(geometry->metaUnitsPerRowTile())), pair);
@@ -180,18 +181,29 @@ struct LoadStagedALowering : OpConversionPattern<LoadStagedAOp> {
                  kb.mul(at.lane, kb.c32(4))));
       words.push_back(kb.load(kb.i32(), kb.offsetBytes(slot, offset), 4));
     }
-    auto vector4 = VectorType::get({4}, kb.i32());
+    // A lane's 16 bytes per k-tile, or 8 of packed nibbles widened to its
+    // four i8 registers.
+    bool packed = ring.getValueBits() == 4;
+    int64_t laneBytes = ring.getKTileValueBytes() / 32;
+    auto vector = VectorType::get({laneBytes / 4}, kb.i32());
     int64_t kTiles = type.getCols() / layout.getInstrK();
     for (int64_t kk = 0; kk < kTiles; ++kk)
       for (int64_t mt = 0; mt < tiles.m; ++mt) {
         Value offset =
             kb.add(kb.mul(rowTile[mt], kb.c32(ring.getValueBytesPerRowTile())),
-                   kb.add(kb.c32(kk * ARingType::kValueBytesPerKTile),
-                          kb.mul(at.lane, kb.c32(16))));
-        Value loaded = kb.load(vector4, kb.offsetBytes(slot, offset), 16);
-        for (int64_t r = 0; r < 4; ++r)
-          words.push_back(
-              LLVM::ExtractElementOp::create(b, loc, loaded, kb.c32(r)));
+                   kb.add(kb.c32(kk * ring.getKTileValueBytes()),
+                          kb.mul(at.lane, kb.c32(laneBytes))));
+        Value loaded = kb.load(vector, kb.offsetBytes(slot, offset), laneBytes);
+        for (int64_t r = 0; r < laneBytes / 4; ++r) {
+          Value word =
+              LLVM::ExtractElementOp::create(b, loc, loaded, kb.c32(r));
+          if (!packed) {
+            words.push_back(word);
+            continue;
+          }
+          auto [low, high] = widenNibbles(kb, word);
+          words.append({low, high});
+        }
       }
     rewriter.replaceOpWithMultiple(op, {words});
     return success();

@@ -168,3 +168,19 @@ lowering::checkLowerableRing(Operation *op, RingType ring,
         op, "the NVVM lowering swizzles 16-byte chunks only");
   return success();
 }
+
+// The even and odd nibbles are spread to bytes and interleaved by prmt; a
+// nibble v becomes ((v ^ 8) + 0x78) ^ 0x80 = v - 16 [v >= 8], bytewise
+// without carries.
+std::pair<Value, Value> lowering::widenNibbles(KernelIRBuilder &kb,
+                                               Value word) {
+  Value even = kb.bitAnd(word, kb.c32(0x0F0F0F0F));
+  Value odd = kb.bitAnd(kb.shru(word, kb.c32(4)), kb.c32(0x0F0F0F0F));
+  auto signExtend = [&](Value bytes) {
+    Value biased =
+        kb.add(kb.bitXor(bytes, kb.c32(0x08080808)), kb.c32(0x78787878));
+    return kb.bitXor(biased, kb.c32(static_cast<int32_t>(0x80808080)));
+  };
+  return {signExtend(kb.permuteBytes(even, odd, kb.c32(0x5140))),
+          signExtend(kb.permuteBytes(even, odd, kb.c32(0x7362)))};
+}

@@ -94,6 +94,11 @@ mlir::Value getFragmentLaneOffset(kernel::KernelIRBuilder &kb, RingType ring,
 mlir::Value getCopyRowOffset(kernel::KernelIRBuilder &kb, RingType ring,
                              CopyLayoutAttr layout);
 
+/// The four i8 registers of eight packed i4 values (value j in nibble j,
+/// two's complement): bytes n0..n3 and n4..n7, each sign-extended.
+std::pair<mlir::Value, mlir::Value> widenNibbles(kernel::KernelIRBuilder &kb,
+                                                 mlir::Value word);
+
 /// The shared-memory address of the first byte of `slot` of a ring whose
 /// base pointer is `base`.
 mlir::Value getSlotOffset(kernel::KernelIRBuilder &kb, RingType ring,

@@ -233,9 +233,9 @@ struct ChooseConfigPass
       return reject("k-splits splits the mma.sp kernels' K loop: it needs "
                     "recipe=mma-sp or auto");
     // The chip bounds the kernel recipes: mma.sp runs on sm_80 and later,
-    // wgmma.sp on sm_90a (for float weights, and W8A8 2:4 on the
-    // warp-specialized kernel; the other quantized kernels are mma.sp
-    // only).
+    // wgmma.sp on sm_90a (for float weights, and W8A8 and W4A8 2:4 on the
+    // warp-specialized kernel; the weight-only quantized kernels are
+    // mma.sp only).
     if (chip != "sm_80" && chip != "sm_90" && chip != "sm_90a")
       return reject("no spmm kernel recipe for chip '" + chip +
                     "' (sm_80, sm_90, sm_90a)");
@@ -320,12 +320,11 @@ struct ChooseConfigPass
       int64_t groupColumns = groupSize.has_value() ? *groupSize : 0;
       bool integerWeight =
           weight.isSignlessInteger(8) || weight.isSignlessInteger(4);
-      // W8A8: i8 weight by i8 rhs, the integer MMA.
+      // W8A8, W4A8: an integer weight by i8 rhs, the integer MMA.
       Type rhsElement = getElementTypeOrSelf(
           isa<SpmmOp>(op) ? cast<SpmmOp>(op).getRhs().getType()
                           : cast<StorageSpmmOp>(op).getRhs().getType());
-      bool w8a8 =
-          weight.isSignlessInteger(8) && rhsElement.isSignlessInteger(8);
+      bool integerMma = integerWeight && rhsElement.isSignlessInteger(8);
       // The warp-specialized kernel copies B as a dense tile: M = 4, or a
       // V:N:M weight run as 2:4 (chosen at M = 8, where the gathers'
       // kernels are slower; at M >= 16 the gathers win).
@@ -344,12 +343,12 @@ struct ChooseConfigPass
       bool wantsAs24 =
           m > 4 && (as24 == 1 || (as24 == -1 && m == 8 && !smallN));
       bool runsAs24 = wantsAs24 && no24.empty();
-      // W8A8 2:4 runs s8 wgmma.sp on it when asked for by name
+      // W8A8 and W4A8 2:4 run s8 wgmma.sp on it when asked for by name
       // (recipe=wgmma-sp-ws): recipe=auto keeps the quantized kernels on
       // mma.sp, where they were timed.
       bool warpSpecialized =
           warpSpecializedRecipe && (m == 4 || runsAs24) &&
-          (!integerWeight || (w8a8 && recipe == "wgmma-sp-ws"));
+          (!integerWeight || (integerMma && recipe == "wgmma-sp-ws"));
       // A storage spmm's rhs that is K-contiguous (x[N][K]), or that
       // vnm-fold-transposed-rhs will make so, is read token-major. The
       // warp-specialized kernel reads B by the TMA, K-major, as cheaply as
@@ -402,7 +401,7 @@ struct ChooseConfigPass
         };
         if (!integerWeight)
           hopper(/*ws=*/false, /*as24=*/false);
-        if (m == 4 && (!integerWeight || w8a8))
+        if (m == 4 && (!integerWeight || integerMma))
           hopper(/*ws=*/true, /*as24=*/false);
         if (m > 4 && !integerWeight && kernel::fitsTwoFour(encoding.getN(), m))
           hopper(/*ws=*/true, /*as24=*/true);

@@ -135,8 +135,12 @@ Value buildWarpSpecializedLoop(OpBuilder &builder, Location loc,
   auto c32 = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(builder, loc, value, 32);
   };
+  // An i4 weight (W4A8) is staged as its packed nibbles, widened to the
+  // s8 MMA's bytes in the consumers' registers.
+  int64_t valueBits = cfg.elementType.isSignlessInteger(4) ? 4 : 0;
   Value aring = AllocRingOp::create(
-      builder, loc, ARingType::get(builder.getContext(), cfg.stages, types.a),
+      builder, loc,
+      ARingType::get(builder.getContext(), cfg.stages, types.a, valueBits),
       128);
   Type i32 = builder.getI32Type();
   auto split = ProduceConsumeOp::create(

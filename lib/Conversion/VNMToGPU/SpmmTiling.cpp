@@ -66,17 +66,16 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
            std::to_string(config.v) + ":" + std::to_string(config.n) + ":" +
            std::to_string(config.opM);
   if (config.warpgroupMma) {
-    // s8 wgmma.sp: W8A8 on the warp-specialized kernel, whose B tile the
-    // TMA copies K-major (the only form of 8-bit wgmma); the other
-    // quantized forms widen or dequantize the weight in registers, which
-    // only the mma.sp kernels do.
-    bool s8Wgmma = config.elementType.isSignlessInteger(8) &&
-                   config.isInteger() && config.warpSpecialized;
+    // s8 wgmma.sp: W8A8 and W4A8 (nibbles widened after staging) on the
+    // warp-specialized kernel, whose B tile the TMA copies K-major (the
+    // only form of 8-bit wgmma); the weight-only forms dequantize the
+    // weight in registers, which only the mma.sp kernels do.
+    bool s8Wgmma = config.isInteger() && config.warpSpecialized;
     if (config.hasIntegerWeight() && !s8Wgmma)
       return "the sm_90a wgmma.sp spmm kernels take f16 or bf16 weights, and "
-             "i8 weights by i8 rhs (W8A8) on the warp-specialized kernel (the "
-             "other quantized kernels run mma.sp: give them a "
-             "#vnm_gpu.mma_sp_tiling)";
+             "i8 or i4 weights by i8 rhs (W8A8, W4A8) on the warp-specialized "
+             "kernel (the weight-only quantized kernels run mma.sp: give "
+             "them a #vnm_gpu.mma_sp_tiling)";
     if (config.blockM != 16 * config.warpsM || config.warpsN != 1 ||
         (config.warpsM != 4 && config.warpsM != 8) ||
         (config.blockN != 128 && config.blockN != 256))

@@ -1,7 +1,6 @@
-// recipe=wgmma-sp-ws on the quantized forms: W8A8 2:4 gets the
-// warp-specialized s8 wgmma.sp kernel; W8A8 at M = 8 (a gather of bytes),
-// W4A8 (nibbles widened in registers) and W8A16 (a dequantized weight)
-// keep their mma.sp kernels.
+// recipe=wgmma-sp-ws on the quantized forms: W8A8 and W4A8 2:4 get the
+// warp-specialized s8 wgmma.sp kernel; W8A8 at M = 8 (a gather of bytes)
+// and W8A16 (a dequantized weight) keep their mma.sp kernels.
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp-ws" | FileCheck %s
 
 // CHECK-LABEL: func.func @w8a8_m4
@@ -23,7 +22,7 @@ func.func @w8a8_m8(%v: memref<256x32xi8>, %c: memref<4x16x4xi8>, %m: memref<256x
 }
 
 // CHECK-LABEL: func.func @w4a8_m4
-// CHECK: vnm.config = #vnm_gpu.mma_sp_tiling
+// CHECK: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
 func.func @w4a8_m4(%v: memref<256x64xi4>, %c: memref<4x32x4xi8>, %m: memref<256x64xi8>,
                    %x: memref<128x?xi8, strided<[1, 128]>>, %y: memref<256x?xi32>) {
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<256x64xi4>, memref<4x32x4xi8>, memref<256x64xi8>, memref<128x?xi8, strided<[1, 128]>>)

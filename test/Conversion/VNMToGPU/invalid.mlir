@@ -252,13 +252,14 @@ func.func @split_groups(%v: memref<128x256xi4>, %c: memref<2x128x4xi8>,
 
 // -----
 
-// W4A8 on s8 wgmma.sp would need its packed nibbles widened after staging:
-// only the mma.sp kernels widen them.
-func.func @w4a8_wgmma(%v: memref<64x8xi4>, %c: memref<1x4x4xi8>, %m: memref<64x8xi8>,
-                      %x: memref<16x32xi8, strided<[1, 16]>>, %y: memref<64x32xi32>) {
-  // expected-error @+1 {{vnm-lower-to-gpu: the sm_90a wgmma.sp spmm kernels take f16 or bf16 weights, and i8 weights by i8 rhs (W8A8) on the warp-specialized kernel (the other quantized kernels run mma.sp: give them a #vnm_gpu.mma_sp_tiling)}}
-  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x8xi4>, memref<1x4x4xi8>, memref<64x8xi8>, memref<16x32xi8, strided<[1, 16]>>)
-      outs(%y : memref<64x32xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 4>,
+// W8A16 dequantizes its weight in registers for the f16 MMA: only the
+// mma.sp kernels do.
+func.func @w8a16_wgmma(%v: memref<64x8xi8>, %c: memref<1x4x4xi8>, %m: memref<64x8xi8>,
+                       %x: memref<16x32xf16>, %sw: memref<64xf32>, %y: memref<64x32xf16>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: the sm_90a wgmma.sp spmm kernels take f16 or bf16 weights, and i8 or i4 weights by i8 rhs (W8A8, W4A8) on the warp-specialized kernel (the weight-only quantized kernels run mma.sp: give them a #vnm_gpu.mma_sp_tiling)}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x8xi8>, memref<1x4x4xi8>, memref<64x8xi8>, memref<16x32xf16>)
+      weight_scales(%sw : memref<64xf32>)
+      outs(%y : memref<64x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 4>,
                                     vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4, producers = 1>}
   return
 }

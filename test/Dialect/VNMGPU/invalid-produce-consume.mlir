@@ -13,6 +13,12 @@ func.func private @f() -> !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<64x64xf16, #vnm_g
 
 // -----
 
+// Packed nibbles widen to the s8 MMA's bytes only.
+// expected-error @+1 {{!vnm_gpu.a_ring (C3): value_bits = 4 stages the packed nibbles of an i4 weight for an i8 tile; got value_bits = 4 for 'f16'}}
+func.func private @f() -> !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>, value_bits = 4>
+
+// -----
+
 gpu.module @two_dynamic {
   gpu.func @two_dynamic() kernel {
     %a = vnm_gpu.alloc_ring : !vnm_gpu.ring<4x64x256xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
@@ -51,8 +57,8 @@ gpu.module @outside {
 
 // -----
 
-// An i4 matrix (W4A8) staged into an i8 A ring: load_staged_a would hand
-// its packed nibbles to the MMA unwidened.
+// An i4 matrix (W4A8) staged into an i8 A ring without value_bits = 4:
+// load_staged_a would hand its packed nibbles to the MMA unwidened.
 !ia = !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
 !iacc = !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
 gpu.module @packed {
@@ -64,7 +70,7 @@ gpu.module @packed {
         iter_args(%zero : !iacc)
       produce {
       ^bb0(%pair: i32, %slot: i32):
-        // expected-error @+1 {{'vnm_gpu.stage_sparse_a' op (C2): stages f16, bf16 or i8 fragments of the tile's own element type, got 'i4' for 'i8' operands}}
+        // expected-error @+1 {{'vnm_gpu.stage_sparse_a' op (C2): stages f16, bf16 or i8 fragments of the tile's own element type, or an i4 matrix's packed nibbles into a ring of value_bits = 4; got 'i4' for 'i8' operands}}
         vnm_gpu.stage_sparse_a %v, %meta[%i, %pair] into %aring[%slot]
             {matrix = tensor<4096x4096xi4, #vnm.encoding<v = 64, n = 2, m = 4>>}
             : memref<?xi8>, memref<?xi32>, !vnm_gpu.a_ring<4, !ia>

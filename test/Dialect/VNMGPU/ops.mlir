@@ -242,6 +242,11 @@ gpu.module @wgmma_s8 {
   }
 }
 
+// An i4 weight's packed nibbles staged for the s8 MMA (W4A8).
+// CHECK-LABEL: func.func private @packed_a_ring
+// CHECK-SAME: !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>, value_bits = 4>
+func.func private @packed_a_ring() -> !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>, value_bits = 4>
+
 // A block split into a producer warpgroup and two consumer warpgroups: the
 // producer copies B and stages A into slot %slot, the consumers read them
 // there; the pair's first MMA joins the group its second closes.

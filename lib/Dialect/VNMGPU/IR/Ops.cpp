@@ -264,13 +264,12 @@ vnm::vnm_gpu::getStagedATensorMaps(StageSparseAOp op) {
   if (!geometry)
     return std::nullopt;
   constexpr int64_t kWordBytes = 4;
-  int64_t valueBytes =
-      op.getMatrix().getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t valueBits = op.getMatrix().getElementType().getIntOrFloatBitWidth();
   StagedATensorMaps maps;
   maps.rowTiles = geometry->rowTiles;
   maps.boxRowTiles = ring.getRowTiles();
   maps.valueWords =
-      geometry->kTiles * geometry->valuesPerTile() * valueBytes / kWordBytes;
+      geometry->kTiles * geometry->valuesPerTile() * valueBits / 8 / kWordBytes;
   maps.valueBoxWords = ring.getValueBytesPerRowTile() / kWordBytes;
   maps.metaWords = geometry->metaUnitsPerRowTile() * format::kWarpLanes;
   maps.metaBoxWords = ARingType::kMetaBytesPerRowTile / kWordBytes;
@@ -649,14 +648,21 @@ LogicalResult StageSparseAOp::verify() {
   if (failed(
           verifySparseARead(*this, getMatrix(), getValues(), getMeta(), tile)))
     return failure();
-  // load_staged_a hands the staged words to the MMA as they are: nothing
-  // dequantizes or widens them.
+  // load_staged_a hands the staged words to the MMA as they are, but for
+  // an i4 weight's packed nibbles, which it widens to i8 (value_bits = 4):
+  // nothing dequantizes them.
   Type element = getMatrix().getElementType();
-  if (element != tile.getElementType() ||
-      !(element.isF16() || element.isBF16() || element.isSignlessInteger(8)))
+  bool packed = ring.getValueBits() == 4;
+  bool fits = packed ? element.isSignlessInteger(4)
+                     : element == tile.getElementType() &&
+                           (element.isF16() || element.isBF16() ||
+                            element.isSignlessInteger(8));
+  if (!fits)
     return emitOpError("(C2): stages f16, bf16 or i8 fragments of the "
-                       "tile's own element type, got ")
-           << element << " for " << tile.getElementType() << " operands";
+                       "tile's own element type, or an i4 matrix's packed "
+                       "nibbles into a ring of value_bits = 4; got ")
+           << element << " for " << tile.getElementType() << " operands"
+           << (packed ? " into a ring of value_bits = 4" : "");
   std::optional<CopyLayoutAttr> layout = getLayout();
   if (layout && layout->getRowsPerThread() != 1)
     return emitOpError("(C5): the copy's threads take a slot's 16-byte "

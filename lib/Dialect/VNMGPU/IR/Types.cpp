@@ -272,7 +272,8 @@ LogicalResult AccType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult ARingType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                int64_t stages, SparseAType tile) {
+                                int64_t stages, SparseAType tile,
+                                int64_t valueBits) {
   if (stages < 1 || stages > 8)
     return emitError() << "!vnm_gpu.a_ring (C1): stages must be in [1, 8], "
                           "got "
@@ -282,5 +283,12 @@ LogicalResult ARingType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "(64 columns) of a wgmma_sp_m64nNk32 (f16, bf16) "
                           "or wgmma_sp_m64nNk64 (i8) tile, got "
                        << tile;
+  // Packed nibbles (an i4 weight) widen to the s8 MMA's bytes only.
+  if (valueBits != 0 &&
+      !(valueBits == 4 && tile.getElementType().isSignlessInteger(8)))
+    return emitError() << "!vnm_gpu.a_ring (C3): value_bits = 4 stages the "
+                          "packed nibbles of an i4 weight for an i8 tile; got "
+                          "value_bits = "
+                       << valueBits << " for " << tile.getElementType();
   return success();
 }

@@ -134,17 +134,28 @@ def VNMGPU_ARingType : VNMGPU_Type<"ARing", "a_ring"> {
     pair of a `!vnm_gpu.sparse_a` tile in the order its threads read it:
     for each 16-row tile the pair's k-tiles of value words (32 lanes x 16
     bytes each; two k32 tiles of f16/bf16, one k64 tile of i8), then for
-    each 16-row tile its metadata words (32 lanes x 4 bytes). `vnm_gpu.stage_sparse_a` fills a slot (the producer of a
+    each 16-row tile its metadata words (32 lanes x 4 bytes). With
+    `value_bits = 4` an i8 tile's values are staged as the packed nibbles
+    of an i4 weight (W4A8: 8 bytes per lane and k-tile), which
+    `vnm_gpu.load_staged_a` widens to the i8 registers. `vnm_gpu.stage_sparse_a` fills a slot (the producer of a
     `vnm_gpu.produce_consume`), `vnm_gpu.load_staged_a` reads it.
 
     ```mlir
     !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<128x64xf16, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [8, 1]>>>
     !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>>
+    !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>, value_bits = 4>
     ```
   }];
   let parameters = (ins "int64_t":$stages,
-                        "::vnm::vnm_gpu::SparseAType":$tile);
-  let assemblyFormat = "`<` $stages `,` qualified($tile) `>`";
+                        "::vnm::vnm_gpu::SparseAType":$tile,
+                        DefaultValuedParameter<"int64_t", "0">:$valueBits);
+  let builders = [
+    TypeBuilder<(ins "int64_t":$stages, "::vnm::vnm_gpu::SparseAType":$tile), [{
+      return $_get($_ctxt, stages, tile, 0);
+    }]>
+  ];
+  let assemblyFormat =
+      "`<` $stages `,` qualified($tile) (`,` `value_bits` `=` $valueBits^)? `>`";
   let extraClassDeclaration = [{
     /// 16-row tiles of a slot.
     int64_t getRowTiles() const { return getTile().getRows() / 16; }
@@ -156,9 +167,21 @@ def VNMGPU_ARingType : VNMGPU_Type<"ARing", "a_ring"> {
     int64_t getKTiles() const {
       return getTile().getCols() / getTile().getLayout().getInstrK();
     }
+    /// Bits of a staged value: the tile's element width, or 4 for packed
+    /// nibbles (`value_bits = 4`).
+    int64_t getStagedValueBits() const {
+      return getValueBits() ? getValueBits()
+                            : getTile().getElementType().getIntOrFloatBitWidth();
+    }
     /// Bytes of one row tile's value words (all of the pair's k-tiles).
     int64_t getValueBytesPerRowTile() const {
-      return getKTiles() * kValueBytesPerKTile;
+      return getKTiles() * getKTileValueBytes();
+    }
+    /// Bytes of one k-tile's values of a row tile: 32 lanes x 16 bytes, or
+    /// x 8 of packed nibbles.
+    int64_t getKTileValueBytes() const {
+      return kValueBytesPerKTile * getStagedValueBits() /
+             getTile().getElementType().getIntOrFloatBitWidth();
     }
     int64_t getMetaOffset() const {
       return getRowTiles() * getValueBytesPerRowTile();
