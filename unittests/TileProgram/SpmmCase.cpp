@@ -380,56 +380,46 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     c.source = ProgramSource::Generated;
     cases.push_back(c);
   }
-  // W8A8 2:4 on the warp-specialized kernel's s8 wgmma.sp (m64nNk64): the
-  // TMA copies each block's tokens as 64-byte rows in its 64-byte swizzle,
-  // the producer stages one k64 tile of A per pair; exact i32 sums and
-  // dequantized float results, one and two computing warpgroups, 128 and
-  // 256 columns, 2 to 4 stages, ragged R, K and N.
-  for (int i = 0; i < 4; ++i) {
+  // W8A8 and W4A8 2:4 on the warp-specialized kernel's s8 wgmma.sp
+  // (m64nNk64): the TMA copies each block's tokens as 64-byte rows in its
+  // 64-byte swizzle, the producer stages one k64 tile of A per pair (W4A8:
+  // its packed nibbles, half the bytes, which the consumers widen); exact
+  // i32 sums and dequantized float results, one and two computing
+  // warpgroups, 128 and 256 columns, 2 to 4 stages, ragged R, K and N.
+  const struct {
+    int64_t v;
+    const char *weight, *result, *activation;
+    int64_t stages, blockRows, blockCols;
+    bool accumulate, bias, tokenMajorOut;
+    int64_t extraLdb;
+  } s8Wgmma[] = {
+      {64, "", "i32", "none", 2, 128, 128, true, false, false, 0},
+      {128, "", "f16", "relu", 3, 64, 128, false, false, true, 0},
+      {64, "", "bf16", "gelu", 4, 128, 256, true, true, false, 0},
+      {128, "", "f32", "none", 2, 128, 256, false, false, false, 16},
+      {64, "i4", "f16", "gelu", 3, 64, 128, false, true, true, 0},
+      {128, "i4", "i32", "none", 4, 128, 256, true, false, false, 0},
+  };
+  for (auto [i, q] : llvm::enumerate(s8Wgmma)) {
     SpmmCase c;
     c.chip = "sm_90a";
     c.recipe = "wgmma-sp-ws";
-    c.v = i % 2 ? 128 : 64;
+    c.v = q.v;
     c.m = 4;
     c.element = "i8";
-    c.result = integerResults[i];
-    c.stages = 2 + i % 3;
-    c.blockRows = i == 1 ? 64 : 128;
-    c.blockCols = i >= 2 ? 256 : 128;
-    bool floatResult = c.result != "i32";
-    c.accumulate = i % 2 == 0;
-    c.bias = floatResult && i == 2;
-    c.activation = floatResult ? activations[i % 3] : "none";
+    c.weight = q.weight;
+    c.result = q.result;
+    c.activation = q.activation;
+    c.stages = q.stages;
+    c.blockRows = q.blockRows;
+    c.blockCols = q.blockCols;
+    c.accumulate = q.accumulate;
+    c.bias = q.bias;
+    c.tokenMajorOut = q.tokenMajorOut;
+    c.extraLdb = q.extraLdb;
     c.rows = 150 + 43 * i;
-    c.cols = 16 * 4 * (pairs[i] - 1) + 8 * 4 + 3 + 8 * i;
+    c.cols = 16 * 4 * (pairs[i % 5] - 1) + 8 * 4 + 3 + 8 * i;
     c.n = 100 + 53 * i;
-    if (i == 3)
-      c.extraLdb = 16;
-    c.tokenMajorOut = i == 1;
-    c.source = ProgramSource::Generated;
-    cases.push_back(c);
-  }
-  // W4A8 on the same kernel: the producer stages the i4 weight's packed
-  // nibbles (half the bytes), the consumers widen them to the s8 MMA's.
-  for (int i = 0; i < 2; ++i) {
-    SpmmCase c;
-    c.chip = "sm_90a";
-    c.recipe = "wgmma-sp-ws";
-    c.v = i ? 128 : 64;
-    c.m = 4;
-    c.element = "i8";
-    c.weight = "i4";
-    c.result = i ? "i32" : "f16";
-    c.stages = 3 + i;
-    c.blockRows = i ? 128 : 64;
-    c.blockCols = i ? 256 : 128;
-    c.accumulate = i == 1;
-    c.bias = i == 0;
-    c.activation = i ? "none" : "gelu";
-    c.rows = 170 + 61 * i;
-    c.cols = 16 * 4 * (pairs[i + 2] - 1) + 8 * 4 + 5 + 8 * i;
-    c.n = 120 + 71 * i;
-    c.tokenMajorOut = i == 0;
     c.source = ProgramSource::Generated;
     cases.push_back(c);
   }
