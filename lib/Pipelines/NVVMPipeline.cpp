@@ -83,7 +83,8 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
                      "sm_90a wgmma-sp-ws for f16/bf16 2:4 and V:2:8 with B "
                      "read as K x N, else mma.sp), mma-sp, wgmma-sp (sm_90a, "
                      "f16/bf16 weights), or wgmma-sp-ws (wgmma-sp with a "
-                     "TMA producer warpgroup for M = 4)"),
+                     "TMA producer warpgroup for M = 4; W8A8 and W4A8 2:4 "
+                     "on s8 wgmma.sp)"),
       llvm::cl::init("auto")};
   Option<int64_t> as24{
       *this, "as-2-4",
@@ -96,6 +97,12 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       llvm::cl::desc("Hand x[N][K] to the f16/bf16 kernels at M = 8 too, "
                      "which select the kept values in registers "
                      "(vnm-fold-transposed-rhs)"),
+      llvm::cl::init(false)};
+  Option<bool> explain{
+      *this, "explain",
+      llvm::cl::desc("Remark on each spmm the recipe chosen and every offered "
+                     "recipe's predicted L2 traffic and MMA time "
+                     "(vnm-choose-config)"),
       llvm::cl::init(false)};
   Option<std::string> dumpDir{
       *this, "dump-dir",
@@ -114,7 +121,7 @@ static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
       "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
       "stages={8} blocks-per-sm={6} recipe={9} block-cols={10} "
       "register-gather={11} cluster-rows={12} as-2-4={13} unroll={14} "
-      "k-splits={15}},"
+      "k-splits={15} explain={16}},"
       "vnm-fold-transposed-rhs{{register-gather={11}},"
       "vnm-fold-transposed-result,"
       "vnm-lower-to-gpu,"
@@ -133,7 +140,7 @@ static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
       int64_t(options.stages), std::string(options.recipe),
       int64_t(options.blockCols), bool(options.registerGather),
       int64_t(options.clusterRows), int64_t(options.as24),
-      int64_t(options.unroll), int64_t(options.kSplits));
+      int64_t(options.unroll), int64_t(options.kSplits), bool(options.explain));
   if (!options.dumpDir.empty())
     text += ",vnm-dump-kernels{output-dir=" + options.dumpDir + "}";
   return text;

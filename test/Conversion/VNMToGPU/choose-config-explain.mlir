@@ -5,6 +5,9 @@
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a explain=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOPPER
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp-ws explain=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90 explain=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM90
+// vnm-lower-to-nvvm-pipeline forwards the option.
+// RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a explain=true format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// PIPELINE-COUNT-2: remark: vnm-choose-config: chose
 // Without explain, nothing is said.
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 
