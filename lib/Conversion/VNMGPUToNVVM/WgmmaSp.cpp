@@ -10,7 +10,7 @@
 //   128 or 64 bytes), LBO the stride between column blocks (the slot's
 //   rows x S bytes), SBO the stride between 8-row atoms (8 S). A K x N
 //   slot is MN-major (imm-trans-b 1): the step's first row is `offset`
-//   rows (128 bytes each) into a block. A transposed slot (`k_contiguous`,
+//   rows (S bytes each) into a block. A transposed slot (`k_contiguous`,
 //   N x K) is K-major (imm-trans-b 0; s8 has only this form): the step
 //   starts `offset` elements into the atoms' rows, which a step never
 //   leaves;
@@ -88,13 +88,13 @@ struct WgmmaSpLowering : OpConversionPattern<WgmmaSpOp> {
     SmallVector<Value> acc(adaptor.getAcc().begin(), adaptor.getAcc().end());
     int64_t count = static_cast<int64_t>(acc.size());
 
-    // The step's first K in the slot: rows are 128 bytes apart inside a
-    // column block of a K x N slot; K values are elements of the atoms'
-    // rows in a transposed one.
+    // The step's first K in the slot: rows are a swizzle width (128 or 64
+    // bytes) apart inside a column block of a K x N slot; K values are
+    // elements of the atoms' rows in a transposed one.
     int64_t offset = op.getOffsetAttr().getInt();
-    int64_t offsetBytes = offset * 128;
+    int64_t swizzleBytes = ring.getCanonicalSwizzleBytes();
+    int64_t offsetBytes = offset * swizzleBytes;
     if (op.getKContiguous()) {
-      int64_t swizzleBytes = ring.getCanonicalSwizzleBytes();
       int64_t bytes = offset * ring.getElementBytes();
       offsetBytes = bytes / swizzleBytes * ring.getRows() * swizzleBytes +
                     bytes % swizzleBytes;
