@@ -97,3 +97,50 @@ gpu.module @token_major {
     gpu.return
   }
 }
+
+// s8 (wgmma_sp_m64nNk64): 128 tokens of 64 K bytes in the 64-byte swizzle.
+// One m64n128k64 step with i32 accumulators ("=r"), selector 0 and no
+// negation or transpose immediates; the descriptor: LBO 128 rows x 64
+// bytes = 8192 (>> 4 at bit 16), SBO 8 x 64 = 512 (>> 4 at bit 32), swizzle
+// mode 2 (64 bytes) at bit 62: 0x8000002002000000.
+// CHECK-LABEL: gpu.func @s8
+// CHECK: arith.constant -9223371899382267904 : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $134, 0;\0Awgmma.mma_async.sp.sync.aligned.m64n128k64.s32.s8.s8 {$0, {{.*}}, $63}, {$128, $129, $130, $131}, $132, $133, 0, p;\0A}", "=r,{{.*}},=r,0,1,{{.*}},63,r,r,r,r,l,r,r"
+!sring = !vnm_gpu.ring<2x128x64xi8, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+!sa = !vnm_gpu.sparse_a<64x64xi8, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+!sacc = !vnm_gpu.acc<64x128xi32, #vnm_gpu.mma<wgmma_sp_m64nNk64, warps = [4, 1]>>
+gpu.module @s8 {
+  gpu.func @s8(%v: memref<?xi8>, %meta: memref<?xi32>, %i: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !sring
+    %a = vnm_gpu.load_sparse_a %v, %meta[%i, %i]
+        {matrix = tensor<4096x4096xi8, #vnm.encoding<v = 64, n = 2, m = 4>>}
+        : memref<?xi8>, memref<?xi32> -> !sa
+    %z = vnm_gpu.zero : !sacc
+    %s0 = vnm_gpu.wgmma_sp %a[0], %r[%i] offset(0) k_contiguous, %z pending(0) : !sa, !sring, !sacc
+    gpu.return
+  }
+}
+
+// A K x N slot of 32 f16 columns: 64-byte rows in the 64-byte swizzle
+// (MN-major). The second step starts 32 rows of 64 bytes (2048 bytes) in;
+// the descriptor: LBO 64 rows x 64 bytes = 4096, SBO 512, mode 2.
+// CHECK-LABEL: gpu.func @narrow
+// CHECK: arith.constant -9223371899399045120 : i64
+// CHECK: llvm.inline_asm {{.*}}wgmma.mma_async.sp.sync.aligned.m64n32k32.f32.f16.f16 {{.*}}, $37, 0, p, 1, 1, 1;
+// CHECK: arith.constant 2048 : i32
+// CHECK: llvm.inline_asm {{.*}}, $37, 1, p, 1, 1, 1;
+!nring = !vnm_gpu.ring<2x64x32xf16, #vnm_gpu.swizzle<chunk = 16, period = 4, rows = 2>>
+!nacc = !vnm_gpu.acc<64x32xf32, #vnm_gpu.mma<wgmma_sp_m64nNk32, warps = [4, 1]>>
+gpu.module @narrow {
+  gpu.func @narrow(%v: memref<?xf16>, %meta: memref<?xi32>, %i: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %r = vnm_gpu.alloc_ring {alignment = 1024 : i64} : !nring
+    %a = vnm_gpu.load_sparse_a %v, %meta[%i, %i]
+        {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        : memref<?xf16>, memref<?xi32> -> !wa
+    %z = vnm_gpu.zero : !nacc
+    %s0 = vnm_gpu.wgmma_sp %a[0], %r[%i] offset(0), %z pending(1) : !wa, !nring, !nacc
+    %s1 = vnm_gpu.wgmma_sp %a[1], %r[%i] offset(32), %s0 pending(0) : !wa, !nring, !nacc
+    gpu.return
+  }
+}
