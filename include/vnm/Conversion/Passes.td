@@ -197,14 +197,15 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
   let description = [{
     Sets `vnm.config` to a kernel recipe's tiling attribute (for the
     `chip`: `#vnm_gpu.mma_sp_tiling<...>` for the `mma.sp` kernels of sm_80
-    and sm_90 and for the quantized kernels everywhere but W8A8 2:4 under
-    `recipe=wgmma-sp-ws`; `#vnm_gpu.wgmma_sp_tiling<...>` for f16/bf16
-    weights on sm_90a with
-    `recipe=wgmma-sp`: one or two warpgroups of 64 rows (two where the
-    format allows 128-row tiles), 128 columns, 4 stages, with `block-rows`,
-    `block-cols` and `stages` as overrides; `recipe=wgmma-sp-ws` the
-    warp-specialized kernel for M = 4 (W8A8 2:4 too, on s8 `wgmma.sp`)
-    and, with `as-2-4`, for V:2:8 run as 2:4; `recipe=auto` takes the recipe measured fastest: on sm_90a the
+    and sm_90 and for the quantized kernels everywhere but W8A8 and W4A8
+    2:4 under `recipe=wgmma-sp-ws`; `#vnm_gpu.wgmma_sp_tiling<...>` for
+    f16/bf16 weights on sm_90a with `recipe=wgmma-sp`: one or two
+    warpgroups of 64 rows (two where the format allows 128-row tiles), 128
+    columns, 4 stages, with `block-rows`, `block-cols` and `stages` as
+    overrides; `recipe=wgmma-sp-ws` the warp-specialized kernel for M = 4
+    (W8A8 and W4A8 2:4 too, on s8 `wgmma.sp`) and, with `as-2-4`, for
+    V:2:8 run as 2:4; `recipe=auto` takes the recipe measured fastest: on
+    sm_90a the
     warp-specialized kernel for f16/bf16 2:4 and V:2:8 weights whose B is
     read as K x N, mma.sp for the rest and on sm_80 and sm_90, and mma.sp
     everywhere when mma.sp tiling options are given) on every `vnm.spmm` and
@@ -231,8 +232,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "read as K x N, else mma.sp), mma-sp, wgmma-sp (sm_90a; "
            "f16/bf16 weights, the quantized kernels keep mma.sp), or "
            "wgmma-sp-ws (wgmma-sp with a producer warpgroup copying B by "
-           "the TMA for M = 4, W8A8 2:4 on s8 wgmma.sp too; the other M "
-           "as wgmma-sp)">,
+           "the TMA for M = 4, W8A8 and W4A8 2:4 on s8 wgmma.sp too; the "
+           "other M as wgmma-sp)">,
     Option<"blockCols", "block-cols", "int64_t", /*default=*/"0",
            "Columns of Y per thread block of the wgmma.sp kernels: 128, "
            "256, or 0 to choose (the mma.sp kernels have 128)">,
