@@ -60,6 +60,9 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
              "got " +
              std::to_string(config.cols) + "; give it rhs as K x N";
   }
+  if (config.as24 && config.hasIntegerWeight())
+    return "as_2_4 runs f16/bf16 weights as 2:4; the quantized kernels "
+           "take their weight in its own format";
   if (config.as24 && (config.opM <= 4 || !fitsTwoFour(config.n, config.opM)))
     return "as_2_4 runs a V:N:M weight of N <= 2 and M a multiple of 4 "
            "above 4 as 2:4 over its original columns, got " +

@@ -263,3 +263,15 @@ func.func @w8a16_wgmma(%v: memref<64x8xi8>, %c: memref<1x4x4xi8>, %m: memref<64x
                                     vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4, producers = 1>}
   return
 }
+
+// -----
+
+// A quantized weight is not repacked as 2:4 (as_2_4 is for f16/bf16).
+func.func @w8a8_as_2_4(%v: memref<64x4xi8>, %c: memref<1x2x4xi8>, %m: memref<64x4xi8>,
+                       %x: memref<16x32xi8, strided<[1, 16]>>, %y: memref<64x32xi32>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: as_2_4 runs f16/bf16 weights as 2:4; the quantized kernels take their weight in its own format}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x4xi8>, memref<1x2x4xi8>, memref<64x4xi8>, memref<16x32xi8, strided<[1, 16]>>)
+      outs(%y : memref<64x32xi32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>,
+                                    vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4, producers = 1, as_2_4 = true>}
+  return
+}
