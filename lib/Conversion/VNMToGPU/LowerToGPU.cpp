@@ -180,9 +180,7 @@ kernel::RecipeChoice describeTiling(Attribute tiling, int64_t m) {
 }
 
 /// Bytes of one value of a weight or rhs element type (i4: half).
-double valueBytes(Type type) {
-  return type.isSignlessInteger(4) ? 0.5 : type.getIntOrFloatBitWidth() / 8.0;
-}
+double valueBytes(Type type) { return type.getIntOrFloatBitWidth() / 8.0; }
 
 /// Gives every spmm without a #vnm.config the default tiling, with the
 /// pass options' overrides.
@@ -407,7 +405,7 @@ struct ChooseConfigPass
           hopper(/*ws=*/true, /*as24=*/true);
       }
       explainChoice(op, describeTiling(tiling, m), recipes, weight, rhsElement,
-                    rows);
+                    rows, m);
     });
   }
 
@@ -416,7 +414,7 @@ struct ChooseConfigPass
   /// dynamic).
   void explainChoice(Operation *op, const kernel::RecipeChoice &chosen,
                      const std::vector<kernel::RecipeChoice> &recipes,
-                     Type weight, Type rhsElement, int64_t rows) {
+                     Type weight, Type rhsElement, int64_t rows, int64_t m) {
     auto remark = op->emitRemark("vnm-choose-config: chose ");
     remark << chosen.name << " " << chosen.blockRows << "x" << chosen.blockCols;
     kernel::SpmmProblem problem;
@@ -430,10 +428,7 @@ struct ChooseConfigPass
     bool assumedN = ShapedType::isDynamic(problem.n);
     if (assumedN)
       problem.n = 4096;
-    EncodingAttr encoding =
-        isa<SpmmOp>(op) ? getVNMEncoding(cast<SpmmOp>(op).getLhs().getType())
-                        : cast<StorageSpmmOp>(op).getEncoding();
-    problem.m = encoding.getM();
+    problem.m = m;
     problem.weightBytes = valueBytes(weight);
     problem.rhsBytes = valueBytes(rhsElement);
     problem.integerMma = rhsElement.isSignlessInteger(8);

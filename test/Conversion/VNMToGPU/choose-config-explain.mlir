@@ -7,7 +7,7 @@
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90 explain=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM90
 // vnm-lower-to-nvvm-pipeline forwards the option.
 // RUN: vnm-opt %s --vnm-lower-to-nvvm-pipeline="chip=sm_90a explain=true format=isa" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// PIPELINE-COUNT-2: remark: vnm-choose-config: chose
+// PIPELINE-COUNT-3: remark: vnm-choose-config: chose
 // Without explain, nothing is said.
 // RUN: vnm-opt %s --vnm-choose-config="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 
@@ -25,10 +25,25 @@
 // HOPPER-NEXT: wgmma-sp-ws as-2-4 128x256: A 302.0 MB + B 1073.7 MB through L2 (125.1 us), MMA 90.1 us: at most 1.47x cuBLAS
 // SM90: remark: vnm-choose-config: chose mma-sp 128x128; predicted at N = 4096
 // SM90-NEXT: mma-sp 128x128: A 75.5 MB + B 134.2 MB through L2 (19.1 us), MMA 18.0 us: at most 9.61x cuBLAS
-// SM90-NOT: wgmma
+// SM90-NOT: {{^ +}}wgmma-sp
 func.func @f16(%w: tensor<4096x4096xf16, #vnm.encoding<v = 128, n = 2, m = 32>>,
                %x: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
   %y = vnm.spmm %w, %x : tensor<4096x4096xf16, #vnm.encoding<v = 128, n = 2, m = 32>>, tensor<4096x4096xf16> -> tensor<4096x4096xf16>
+  return %y : tensor<4096x4096xf16>
+}
+
+// 4096^3 f16 at V = 64, 2:8: the gathers read 4 * 512 = 2048 B rows per
+// 64-row block (B = 64 * 2048 * 4096 * 2 = 1073.7 MB, A = 32 * 4096 * 1024
+// * 2.25 = 302.0 MB), and as 2:4 the 128-row blocks read all 4096 (B = 32 *
+// 4096 * 4096 * 2, A = 16 * 4096 * 2048 * 2.25: the same bytes): every
+// recipe is bound by L2 at 125.1 us, 1.47x cuBLAS, whatever its MMA time.
+// HOPPER: remark: vnm-choose-config: chose wgmma-sp-ws as-2-4 128x256; predicted at N = 4096 with
+// HOPPER-NEXT: mma-sp 64x128: A 302.0 MB + B 1073.7 MB through L2 (125.1 us), MMA 72.1 us: at most 1.47x cuBLAS
+// HOPPER-NEXT: wgmma-sp 64x128: A 302.0 MB + B 1073.7 MB through L2 (125.1 us), MMA 45.1 us: at most 1.47x cuBLAS
+// HOPPER-NEXT: wgmma-sp-ws as-2-4 128x256: A 302.0 MB + B 1073.7 MB through L2 (125.1 us), MMA 90.1 us: at most 1.47x cuBLAS
+func.func @f16_v64(%w: tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>,
+                   %x: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
+  %y = vnm.spmm %w, %x : tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>, tensor<4096x4096xf16> -> tensor<4096x4096xf16>
   return %y : tensor<4096x4096xf16>
 }
 
