@@ -4,11 +4,13 @@
 For each kernel of a compile_cases.py build (default bench/build) it
 assembles the PTX with ptxas for sm_90, disassembles the cubin with
 nvdisasm, finds the loops (a branch back to an earlier label) that hold
-HMMA (for the i8 kernels IMMA; for the sm_90a wgmma.sp kernels HGMMA)
-instructions, and prints their instruction, MMA and register-move counts and
-the instructions per MMA. One warp's share of an HGMMA.SP.64xNx32 is the
-work of N / 8 mma.sp m16n8k32, so the last column counts instructions per
-m16n8k32-equivalent, comparable across the two families. The chip is the
+HMMA (for the i8 kernels IMMA; for the sm_90a wgmma.sp kernels HGMMA, and
+IGMMA for s8) instructions, and prints their instruction, MMA and
+register-move counts and the instructions per MMA. One warp's share of an
+HGMMA.SP.64xNx32 is the work of N / 8 mma.sp m16n8k32 (of an
+IGMMA.SP.64xNx64, N / 8 m16n8k64), so the last column counts instructions
+per m16n8k32-equivalent (m16n8k64 for s8), comparable across the two
+families. The chip is the
 manifest's (compile_cases.py --chip).
 
 nvdisasm is not part of the CUDA install here; `pip install
@@ -42,8 +44,9 @@ def category(line):
     match = OPCODE.match(line)
     op = match.group(1) if match else ""
     base = op.split(".")[0]
-    # f16/bf16 and s8 tensor-core MMAs; HGMMA is sm_90a's wgmma.
-    if base in ("HMMA", "IMMA", "HGMMA"):
+    # f16/bf16 and s8 tensor-core MMAs; HGMMA and IGMMA are sm_90a's
+    # wgmma (f16/bf16 and s8).
+    if base in ("HMMA", "IMMA", "HGMMA", "IGMMA"):
         return "hmma"
     if base == "LDSM":
         return "ldsm"
@@ -93,9 +96,9 @@ def loop_bodies(sass_lines):
     return [[x for x in sass_lines[a:b + 1] if ";" in x] for a, b in innermost]
 
 
-MMA_OPCODE = re.compile(r"\b(HMMA|IMMA|HGMMA)\b")
+MMA_OPCODE = re.compile(r"\b(HMMA|IMMA|HGMMA|IGMMA)\b")
 EXIT = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+EXIT\b")
-HGMMA_SHAPE = re.compile(r"HGMMA(?:\.SP)?\.64x(\d+)x")
+WGMMA_SHAPE = re.compile(r"[HI]GMMA(?:\.SP)?\.64x(\d+)x")
 
 
 def mma_span(sass_lines):
@@ -118,12 +121,13 @@ def k_loop_body(sass_lines):
 
 def m16n8k32_equivalents(body):
     """One warp's MMA work in the loop, in mma.sp m16n8k32 (or m16n8k64 for
-    IMMA) units: 1 per HMMA/IMMA, N / 8 per HGMMA.64xNx32."""
+    the s8 IMMA and IGMMA) units: 1 per HMMA/IMMA, N / 8 per HGMMA.64xNx32
+    or IGMMA.64xNx64."""
     total = 0
     for line in body:
         if not MMA_OPCODE.search(line):
             continue
-        shape = HGMMA_SHAPE.search(line)
+        shape = WGMMA_SHAPE.search(line)
         total += int(shape.group(1)) // 8 if shape else 1
     return total
 
