@@ -15,8 +15,10 @@ def loop_of(mma_lines):
     instructions and a branch back to the label."""
     lines = [".L_x_1:"]
     address = 0x100
-    for text in mma_lines + ["IADD3 R2, R2, 0x1, RZ ;", "ISETP.NE.AND P0, PT, R2, R3, PT ;",
-                             "@P0 BRA `(.L_x_1) ;"]:
+    counter = ["IADD3 R2, R2, 0x1, RZ ;",
+               "ISETP.NE.AND P0, PT, R2, R3, PT ;",
+               "@P0 BRA `(.L_x_1) ;"]
+    for text in mma_lines + counter:
         lines.append(f"        /*{address:04x}*/                   {text}")
         address += 0x10
     lines.append(f"        /*{address:04x}*/                   EXIT ;")
