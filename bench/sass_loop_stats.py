@@ -10,8 +10,7 @@ register-move counts and the instructions per MMA. One warp's share of an
 HGMMA.SP.64xNx32 is the work of N / 8 mma.sp m16n8k32 (of an
 IGMMA.SP.64xNx64, N / 8 m16n8k64), so the last column counts instructions
 per m16n8k32-equivalent (m16n8k64 for s8), comparable across the two
-families. The chip is the
-manifest's (compile_cases.py --chip).
+families. The chip is the manifest's (compile_cases.py --chip).
 
 nvdisasm is not part of the CUDA install here; `pip install
 nvidia-cuda-nvdisasm` provides it (pass --nvdisasm with its path).
