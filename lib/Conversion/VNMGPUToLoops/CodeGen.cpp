@@ -42,48 +42,7 @@ Value CodeGen::toIndex(Value value) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
 }
 
-Value CodeGen::add(Value x, Value y) {
-  return arith::AddIOp::create(b, loc, x, y);
-}
-Value CodeGen::sub(Value x, Value y) {
-  return arith::SubIOp::create(b, loc, x, y);
-}
-Value CodeGen::mul(Value x, Value y) {
-  return arith::MulIOp::create(b, loc, x, y);
-}
-Value CodeGen::divu(Value x, Value y) {
-  return arith::DivUIOp::create(b, loc, x, y);
-}
-Value CodeGen::remu(Value x, Value y) {
-  return arith::RemUIOp::create(b, loc, x, y);
-}
-Value CodeGen::minu(Value x, Value y) {
-  return arith::MinUIOp::create(b, loc, x, y);
-}
-Value CodeGen::shru(Value x, Value y) {
-  return arith::ShRUIOp::create(b, loc, x, y);
-}
-Value CodeGen::bitAnd(Value x, Value y) {
-  return arith::AndIOp::create(b, loc, x, y);
-}
-Value CodeGen::ult(Value x, Value y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
-}
-Value CodeGen::slt(Value x, Value y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
-}
-Value CodeGen::sge(Value x, Value y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, y);
-}
-Value CodeGen::eq(Value x, Value y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-}
-Value CodeGen::logicalAnd(Value x, Value y) {
-  return arith::AndIOp::create(b, loc, x, y);
-}
-Value CodeGen::select(Value condition, Value x, Value y) {
-  return arith::SelectOp::create(b, loc, condition, x, y);
-}
+Value CodeGen::logicalAnd(Value x, Value y) { return bitAnd(x, y); }
 
 Value CodeGen::load(Value memref, ValueRange indices) {
   return memref::LoadOp::create(b, loc, memref, indices);

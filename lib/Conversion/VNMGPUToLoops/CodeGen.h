@@ -11,17 +11,13 @@
 #ifndef VNM_LIB_CONVERSION_VNMGPUTOLOOPS_CODEGEN_H
 #define VNM_LIB_CONVERSION_VNMGPUTOLOOPS_CODEGEN_H
 
-#include "mlir/IR/Builders.h"
+#include "vnm/Conversion/Utils/IntegerArith.h"
 
 namespace vnm::gpu_loops {
 
-class CodeGen {
+class CodeGen : public IntegerArith {
 public:
-  CodeGen(mlir::OpBuilder &builder, mlir::Location loc)
-      : b(builder), loc(loc) {}
-
-  mlir::OpBuilder &builder() { return b; }
-  mlir::Location location() const { return loc; }
+  using IntegerArith::IntegerArith;
 
   mlir::Value index(int64_t value);
   mlir::Value constant(mlir::Type type, double value);
@@ -35,20 +31,7 @@ public:
   /// the unsigned bound checks below reject them.
   mlir::Value toIndex(mlir::Value value);
 
-  mlir::Value add(mlir::Value x, mlir::Value y);
-  mlir::Value sub(mlir::Value x, mlir::Value y);
-  mlir::Value mul(mlir::Value x, mlir::Value y);
-  mlir::Value divu(mlir::Value x, mlir::Value y);
-  mlir::Value remu(mlir::Value x, mlir::Value y);
-  mlir::Value minu(mlir::Value x, mlir::Value y);
-  mlir::Value shru(mlir::Value x, mlir::Value y);
-  mlir::Value bitAnd(mlir::Value x, mlir::Value y);
-  mlir::Value ult(mlir::Value x, mlir::Value y);
-  mlir::Value slt(mlir::Value x, mlir::Value y);
-  mlir::Value sge(mlir::Value x, mlir::Value y);
-  mlir::Value eq(mlir::Value x, mlir::Value y);
   mlir::Value logicalAnd(mlir::Value x, mlir::Value y);
-  mlir::Value select(mlir::Value condition, mlir::Value x, mlir::Value y);
 
   mlir::Value load(mlir::Value memref, mlir::ValueRange indices);
   void store(mlir::Value value, mlir::Value memref, mlir::ValueRange indices);
@@ -81,10 +64,6 @@ public:
   void copy(mlir::Value from, mlir::Value to);
   /// Stores `value` into every element of `memref`.
   void fill(mlir::Value memref, mlir::Value value);
-
-private:
-  mlir::OpBuilder &b;
-  mlir::Location loc;
 };
 
 } // namespace vnm::gpu_loops

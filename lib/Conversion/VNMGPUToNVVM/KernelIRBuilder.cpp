@@ -11,45 +11,9 @@ Value KernelIRBuilder::c32(int64_t value) {
 Value KernelIRBuilder::c64(int64_t value) {
   return arith::ConstantIntOp::create(b, loc, value, 64);
 }
-Value KernelIRBuilder::add(Value x, Value y) {
-  return arith::AddIOp::create(b, loc, x, y);
-}
-Value KernelIRBuilder::mul(Value x, Value y) {
-  return arith::MulIOp::create(b, loc, x, y);
-}
-Value KernelIRBuilder::divu(Value x, Value y) {
-  return arith::DivUIOp::create(b, loc, x, y);
-}
-Value KernelIRBuilder::remu(Value x, Value y) {
-  return arith::RemUIOp::create(b, loc, x, y);
-}
-Value KernelIRBuilder::bitAnd(Value x, Value y) {
-  return arith::AndIOp::create(b, loc, x, y);
-}
-Value KernelIRBuilder::bitOr(Value x, Value y) {
-  return arith::OrIOp::create(b, loc, x, y);
-}
 Value KernelIRBuilder::permuteBytes(Value lo, Value hi, Value selector) {
   return NVVM::PermuteOp::create(b, loc, b.getI32Type(), lo, hi, selector,
                                  NVVM::PermuteMode::DEFAULT);
-}
-Value KernelIRBuilder::bitXor(Value x, Value y) {
-  return arith::XOrIOp::create(b, loc, x, y);
-}
-Value KernelIRBuilder::shru(Value x, Value y) {
-  return arith::ShRUIOp::create(b, loc, x, y);
-}
-Value KernelIRBuilder::ult(Value x, Value y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
-}
-Value KernelIRBuilder::eq(Value x, Value y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-}
-Value KernelIRBuilder::select(Value c, Value x, Value y) {
-  return arith::SelectOp::create(b, loc, c, x, y);
-}
-Value KernelIRBuilder::minu(Value x, Value y) {
-  return arith::MinUIOp::create(b, loc, x, y);
 }
 Value KernelIRBuilder::zext64(Value x) {
   return arith::ExtUIOp::create(b, loc, b.getI64Type(), x);

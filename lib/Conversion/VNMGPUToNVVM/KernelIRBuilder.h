@@ -15,6 +15,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "vnm/Conversion/Utils/IntegerArith.h"
 
 namespace vnm::kernel {
 
@@ -22,13 +23,9 @@ namespace vnm::kernel {
 inline constexpr unsigned kGlobalSpace = 1;
 inline constexpr unsigned kSharedSpace = 3;
 
-class KernelIRBuilder {
+class KernelIRBuilder : public IntegerArith {
 public:
-  KernelIRBuilder(mlir::OpBuilder &builder, mlir::Location loc)
-      : b(builder), loc(loc) {}
-
-  mlir::OpBuilder &builder() { return b; }
-  mlir::Location location() const { return loc; }
+  using IntegerArith::IntegerArith;
 
   mlir::Type i32() { return b.getI32Type(); }
   mlir::Type f32() { return b.getF32Type(); }
@@ -36,22 +33,10 @@ public:
   // 32-bit integer arithmetic (thread and tile indices).
   mlir::Value c32(int64_t value);
   mlir::Value c64(int64_t value);
-  mlir::Value add(mlir::Value x, mlir::Value y);
-  mlir::Value mul(mlir::Value x, mlir::Value y);
-  mlir::Value divu(mlir::Value x, mlir::Value y);
-  mlir::Value remu(mlir::Value x, mlir::Value y);
-  mlir::Value bitAnd(mlir::Value x, mlir::Value y);
-  mlir::Value bitOr(mlir::Value x, mlir::Value y);
-  mlir::Value bitXor(mlir::Value x, mlir::Value y);
   /// prmt: byte i of the result is byte nibble i of `selector` (its low 3
   /// bits) of the 8 bytes lo (0..3), hi (4..7).
   mlir::Value permuteBytes(mlir::Value lo, mlir::Value hi,
                            mlir::Value selector);
-  mlir::Value shru(mlir::Value x, mlir::Value y);
-  mlir::Value ult(mlir::Value x, mlir::Value y);
-  mlir::Value eq(mlir::Value x, mlir::Value y);
-  mlir::Value select(mlir::Value c, mlir::Value x, mlir::Value y);
-  mlir::Value minu(mlir::Value x, mlir::Value y);
   mlir::Value zext64(mlir::Value x);
   /// The 64-bit product of two unsigned 32-bit values, as one
   /// mul.wide.u32. LLVM makes that of a multiplication of two zero
@@ -101,10 +86,6 @@ public:
   /// Builds `if (cond) { then(); } else { otherwise(); }`.
   void ifThenElse(mlir::Value cond, llvm::function_ref<void()> thenBody,
                   llvm::function_ref<void()> elseBody);
-
-private:
-  mlir::OpBuilder &b;
-  mlir::Location loc;
 };
 
 } // namespace vnm::kernel
