@@ -118,6 +118,19 @@ PIPELINES = [
      "gpu.module(convert-vnm-gpu-to-nvvm))"],
     ["--vnm-lower-to-loops"],
     ["--convert-vnm-gpu-to-loops"],
+    # The sm_90a recipes: the multistage and warp-specialized wgmma.sp tile
+    # programs (TMA, mbarriers, the s8 instruction) and their lowerings.
+    ["--vnm-expand-storage", "--one-shot-bufferize=bufferize-function-boundaries",
+     "--vnm-choose-config=chip=sm_90a", "--vnm-lower-to-gpu",
+     "--vnm-pipeline-kernels"],
+    ["--vnm-expand-storage", "--one-shot-bufferize=bufferize-function-boundaries",
+     "--vnm-choose-config=chip=sm_90a recipe=wgmma-sp-ws", "--vnm-lower-to-gpu",
+     "--vnm-pipeline-kernels"],
+    ["--vnm-expand-storage", "--one-shot-bufferize=bufferize-function-boundaries",
+     "--vnm-choose-config=chip=sm_90a recipe=wgmma-sp", "--vnm-lower-to-gpu",
+     "--vnm-pipeline-kernels", "--convert-vnm-gpu-to-loops"],
+    ["--vnm-lower-to-nvvm-pipeline=chip=sm_90a recipe=wgmma-sp-ws"],
+    ["--vnm-lower-to-nvvm-pipeline=chip=sm_90 k-splits=4"],
 ]
 
 
