@@ -207,7 +207,6 @@ struct ChooseConfigPass
   /// Gives `op` (an spmm without a tiling) the tiling of its recipe, and
   /// with `explain` the remark that compares the recipes.
   void choose(Operation *op, DominanceInfo &dominance) {
-    bool wgmma = hopperRecipe();
     bool warpSpecializedRecipe = this->warpSpecializedRecipe();
     kernel::TilingOptions options = tilingOptions();
     EncodingAttr encoding =
@@ -279,7 +278,7 @@ struct ChooseConfigPass
         &getContext(), encoding.getV(), m, integerWeight, groupSize.has_value(),
         tokenMajor, mmaSpOptions);
     Attribute tiling = mmaSpTiling;
-    if (warpSpecialized || (wgmma && !integerWeight)) {
+    if (warpSpecialized || (hopperRecipe() && !integerWeight)) {
       // wgmma-sp-ws: the warp-specialized loop where B is a dense tile;
       // the gathers keep the multistage kernel.
       kernel::TilingOptions chosen = options;
