@@ -30,7 +30,8 @@ public:
   mlir::Type i32() { return b.getI32Type(); }
   mlir::Type f32() { return b.getF32Type(); }
 
-  // 32-bit integer arithmetic (thread and tile indices).
+  // 32-bit integer arithmetic (thread and tile indices), beyond
+  // IntegerArith's.
   mlir::Value c32(int64_t value);
   mlir::Value c64(int64_t value);
   /// prmt: byte i of the result is byte nibble i of `selector` (its low 3

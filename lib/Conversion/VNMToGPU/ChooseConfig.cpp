@@ -1,5 +1,4 @@
-//===- ChooseConfig.cpp - the vnm-choose-config pass
-//-----------------------===//
+//===- ChooseConfig.cpp - the vnm-choose-config pass ----------------------===//
 //
 // vnm-choose-config gives every spmm without a tiling (`vnm.config`) the
 // kernel recipe and tiling of its chip, weight and shape, with the pass

@@ -1,5 +1,4 @@
-//===- LowerToGPU.cpp - the vnm-lower-to-gpu pass
-//--------------------------===//
+//===- LowerToGPU.cpp - the vnm-lower-to-gpu pass -------------------------===//
 //
 // vnm-lower-to-gpu builds one kernel per vnm.storage.spmm on memrefs into
 // `gpu.module @vnm_kernels` as a vnm_gpu tile program, links the op to it,

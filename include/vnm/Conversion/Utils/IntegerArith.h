@@ -1,5 +1,4 @@
 //===- IntegerArith.h - integer arithmetic of the lowerings -----*- C++ -*-===//
-//-*-===//
 //
 // The index and thread arithmetic that the tile ops' lowerings build, the
 // CPU loops (on `index` values) and NVVM (on i32) alike: one place for the
