@@ -1,5 +1,6 @@
 """Compares two device_bench.py logs case by case, for runs whose results
-CSVs did not come back from the GPU host (the logs hold every case's line).
+CSVs did not come back from the GPU host (the logs hold every case's line,
+as device_bench.case_line writes it).
 
 Each case's ratio is the second log's TF/s over the first's (TF/s is
 2RKN / time, so the ratio is the first time over the second); cases that

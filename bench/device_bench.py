@@ -119,6 +119,14 @@ def prune_2_4(torch, w):
     return out
 
 
+def case_line(r):
+    """The log line of one timed case (bench/compare_logs.py reads it back
+    where a run's results CSV did not come back)."""
+    return (f"{r['case']:34s} {'ok ' if r['correct'] else 'BAD'} "
+            f"err {r['rel_error']:.2e}  vnm {r['vnm_ms']:.3f} ms "
+            f"({r['vnm_tflops']:.0f} TF/s, {r['speedup_vs_cublas']:.2f}x cuBLAS)")
+
+
 def load_kernel(cp, build_dir, kernel, n):
     """A compiled kernel's launch contract, its CuPy function (with the
     dynamic shared memory it needs allowed), and its grid and block for N
@@ -334,10 +342,7 @@ def main():
             # Written after every case: a run stopped by a time limit keeps
             # the rows it has.
             write_csv(os.path.join(args.out, "results.csv"), results)
-            print(f"{r['case']:34s} {'ok ' if r['correct'] else 'BAD'} "
-                  f"err {r['rel_error']:.2e}  vnm {r['vnm_ms']:.3f} ms "
-                  f"({r['vnm_tflops']:.0f} TF/s, {r['speedup_vs_cublas']:.2f}x "
-                  f"cuBLAS)", flush=True)
+            print(case_line(r), flush=True)
 
     bad = [r["case"] for r in results if not r["correct"]]
     if args.check_only:
