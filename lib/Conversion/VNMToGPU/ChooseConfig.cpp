@@ -206,7 +206,6 @@ struct ChooseConfigPass
   /// Gives `op` (an spmm without a tiling) the tiling of its recipe, and
   /// with `explain` the remark that compares the recipes.
   void choose(Operation *op, DominanceInfo &dominance) {
-    bool warpSpecializedRecipe = this->warpSpecializedRecipe();
     kernel::TilingOptions options = tilingOptions();
     EncodingAttr encoding =
         isa<SpmmOp>(op) ? getVNMEncoding(cast<SpmmOp>(op).getLhs().getType())
@@ -252,7 +251,7 @@ struct ChooseConfigPass
     // (recipe=wgmma-sp-ws): recipe=auto keeps the quantized kernels on
     // mma.sp, where they were timed.
     bool warpSpecialized =
-        warpSpecializedRecipe && (m == 4 || runsAs24) &&
+        warpSpecializedRecipe() && (m == 4 || runsAs24) &&
         (!integerWeight || (integerMma && recipe == "wgmma-sp-ws"));
     // A storage spmm's rhs that is K-contiguous (x[N][K]), or that
     // vnm-fold-transposed-rhs will make so, is read token-major. The
@@ -267,7 +266,7 @@ struct ChooseConfigPass
                                             m, registerGather)) &&
                     kernel::findTransposedCopy(rhs, dominance));
     }
-    if (as24 == 1 && m > 4 && !no24.empty() && warpSpecializedRecipe)
+    if (as24 == 1 && m > 4 && !no24.empty() && warpSpecializedRecipe())
       op->emitWarning("vnm-choose-config: as-2-4=1 is not applied: ") << no24;
     // The mma.sp tiling, chosen or not: the explanation costs it too.
     kernel::TilingOptions mmaSpOptions = options;
