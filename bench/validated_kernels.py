@@ -2,12 +2,13 @@
 """Lists which kernels of the current case matrix are validated on a GPU.
 
 A kernel counts as validated only if a results CSV under bench/results/
-records a correct GPU run (`correct` True) for exactly its PTX: the row's
-`ptx_sha256` equals the sha256 of the PTX that the current compiler
-produces for it. Rows without a `ptx_sha256` (runs recorded before kernels
-carried their identity) validate nothing. Each kernel is listed with the
-GPU its results came from: the row's `device` column, or for files
-recorded before rows carried it, the h100/h200 their name holds. Only a
+(at any depth: a record's folder holds its CSVs) records a correct GPU
+run (`correct` True) for exactly its PTX: the row's `ptx_sha256` equals
+the sha256 of the PTX that the current compiler produces for it. Rows
+without a `ptx_sha256` (runs recorded before kernels carried their
+identity) validate nothing. Each kernel is listed with the GPU its results
+came from: the row's `device` column, or for files recorded before rows
+carried it, the h100/h200 their path under bench/results/ holds. Only a
 result from an H200 makes a kernel "validated on the H200".
 
   python3 bench/compile_cases.py --out bench/build     # the current PTX
@@ -32,7 +33,7 @@ def device_of(row, path):
     """The GPU a results row came from: H100, H200, another recorded name,
     or "an unrecorded GPU"."""
     name = row.get("device") or ""
-    match = re.search(r"h(100|200)", name or os.path.basename(path), re.IGNORECASE)
+    match = re.search(r"h(100|200)", name or path, re.IGNORECASE)
     if match:
         return "H" + match.group(1)
     return name or "an unrecorded GPU"
@@ -42,13 +43,15 @@ def recorded_correct_runs(results_dir):
     """{ptx sha256: [(results file, device), ...]} of the correct runs
     recorded."""
     found = {}
-    for path in sorted(glob.glob(os.path.join(results_dir, "*.csv"))):
+    pattern = os.path.join(results_dir, "**", "*.csv")
+    for path in sorted(glob.glob(pattern, recursive=True)):
+        # A record's folder names its date and GPU as a file's name does.
+        name = os.path.relpath(path, results_dir)
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
                 sha = row.get("ptx_sha256")
                 if sha and row.get("correct") == "True":
-                    found.setdefault(sha, []).append(
-                        (os.path.basename(path), device_of(row, path)))
+                    found.setdefault(sha, []).append((name, device_of(row, name)))
     return found
 
 

@@ -25,6 +25,12 @@ def test_kernels_by_ptx_identity_and_device(tmp_path, capsys):
     (results / "later.csv").write_text(
         "case,correct,ptx_sha256,device\nx,True,aa,NVIDIA H100 80GB HBM3\n"
         "z,True,cc,NVIDIA H100 80GB HBM3\nw,True,dd,\n")
+    # A record's folder: its name gives the GPU of rows without a device.
+    (results / "2026-02-01-h100-record" / "family").mkdir(parents=True)
+    (results / "2026-02-01-h100-record" / "family" / "results.csv").write_text(
+        "case,correct,ptx_sha256\nv,True,ee\n")
+    kernels["e"] = {"name": "e", "ptx_sha256": "ee"}
+    (build / "manifest.json").write_text(json.dumps({"kernels": kernels}))
     sys.argv = ["validated_kernels.py", "--build", str(build), "--results", str(results)]
     assert validated_kernels.main() == 0
     lines = capsys.readouterr().out.splitlines()
@@ -32,5 +38,7 @@ def test_kernels_by_ptx_identity_and_device(tmp_path, capsys):
     assert lines[1].startswith("untested on a GPU      b")  # its run was wrong
     assert lines[2].startswith("validated on H100   c  (later.csv)")
     assert lines[3].startswith("validated on an unrecorded GPU   d")
-    assert lines[4] == ("3/4 kernels of the case matrix have a correct GPU result "
-                        "recorded for exactly their PTX; 1/4 on an H200")
+    assert lines[4].startswith(
+        "validated on H100   e  (2026-02-01-h100-record/family/results.csv)")
+    assert lines[5] == ("4/5 kernels of the case matrix have a correct GPU result "
+                        "recorded for exactly their PTX; 1/5 on an H200")
