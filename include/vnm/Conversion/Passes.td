@@ -215,8 +215,10 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     3 stages; 16 warps per multiprocessor (128 registers; 8 with 64-row
     warp tiles, registers left to ptxas for the quantized kernels); the
     pipelined K loop unrolled by the ring's stages for 32-row warp tiles
-    that read B as K x N, in blocks of 8 warps or with registers left to
-    ptxas (`unroll`, done by vnm-unroll-kernel-loops); the K loop split
+    that read B as K x N, in blocks of 8 warps, at M = 4 or with registers
+    left to ptxas (`unroll`, done by vnm-unroll-kernel-loops); the
+    warp-specialized kernel in 128 x 256 tiles, 128 x 128 where N is static
+    and at most 1024 (float weights, B read K x N); the K loop split
     over a cluster of blocks only where `k-splits` asks for it. An
     op that already carries a
     `vnm.config` keeps it (per-op override); the options override the
@@ -236,7 +238,9 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "other M as wgmma-sp)">,
     Option<"blockCols", "block-cols", "int64_t", /*default=*/"0",
            "Columns of Y per thread block of the wgmma.sp kernels: 128, "
-           "256, or 0 to choose (the mma.sp kernels have 128)">,
+           "256, or 0 to choose (the warp-specialized kernel 256, 128 at a "
+           "static N of at most 1024; the multistage one 128; the mma.sp "
+           "kernels have 128)">,
     Option<"blockRows", "block-rows", "int64_t", /*default=*/"0",
            "Rows of Y per thread block: 64, 128, or 0 to choose">,
     Option<"clusterRows", "cluster-rows", "int64_t", /*default=*/"0",
@@ -257,7 +261,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "Factor by which vnm-unroll-kernel-loops unrolls the mma.sp "
            "kernels' pipelined K loops: 1 (none) to 12, or 0 to choose (the "
            "ring's stages for 32-row warp tiles that read B as K x N in "
-           "blocks of 8 warps or with registers left to ptxas, else 1)">,
+           "blocks of 8 warps, at M = 4 or with registers left to ptxas, "
+           "else 1)">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"-1",
            "Resident blocks per multiprocessor ptxas must allow (caps "
            "registers; .minnctapersm); 0 leaves registers to ptxas; -1 "

@@ -282,6 +282,8 @@ struct ChooseConfigPass
       kernel::TilingOptions chosen = options;
       chosen.warpSpecialized = warpSpecialized;
       chosen.as24 = warpSpecialized && runsAs24;
+      chosen.narrowN = warpSpecialized &&
+                       kernel::narrowTilesFit(n, !integerWeight, tokenMajor);
       tiling = kernel::chooseWgmmaSpConfig(&getContext(), rows, encoding.getV(),
                                            m, chosen);
     }
@@ -297,6 +299,7 @@ struct ChooseConfigPass
         kernel::TilingOptions o;
         o.warpSpecialized = ws;
         o.as24 = as24;
+        o.narrowN = ws && kernel::narrowTilesFit(n, !integerWeight, tokenMajor);
         recipes.push_back(
             describeTiling(kernel::chooseWgmmaSpConfig(&getContext(), rows,
                                                        encoding.getV(), m, o),

@@ -155,6 +155,12 @@ int64_t vnm::kernel::chooseKSplits(int64_t maxSplits, int64_t cols, int64_t m,
   return 1;
 }
 
+bool vnm::kernel::narrowTilesFit(int64_t n, bool floatWeight,
+                                 bool tokenMajorRhs) {
+  return floatWeight && !tokenMajorRhs && !ShapedType::isDynamic(n) &&
+         n <= 1024;
+}
+
 bool vnm::kernel::blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m) {
   return m == 4 || v % blockRows == 0;
 }
@@ -194,7 +200,14 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
   // on an H100), per (V, M) at 0.92-1.15x in blocks of 8 warps (1.00-1.15x
   // at V = 128) but 0.92-0.99x in blocks of 4 warps (64-row tiles at V = 64,
   // M > 4, four blocks per multiprocessor;
-  // bench/results/2026-12-06-h100-unroll-default/): those stay rolled, as do
+  // bench/results/2026-12-06-h100-unroll-default/): those stay rolled. At
+  // M = 4 (no gather) the blocks of 4 warps unroll too: rolled, ptxas
+  // carries the next pair's A fragments in registers with moves that wait
+  // for their loads, exposing the global-load latency once or twice per
+  // pair (bench/results/2026-12-07-h100-block-rows-64-ncu/); unrolled they
+  // ran 1.10-1.18x faster than the old emitter's rolled loops and a median
+  // 1.25x faster than the tile programs' on an H100, in all 17 cases
+  // (bench/results/2026-12-07-h100-block-rows-64-unrolled/). Rolled too are
   // loops with 64-row warp tiles, whose 128 accumulators fill half the
   // registers, and where B is read token-major (x[N][K]): unrolled, those
   // spill inside the loop at 128 registers, or at 255 where the M = 8
@@ -204,10 +217,10 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
   // yet timed against their rolled loops side by side.
   int64_t unroll = options.unroll;
   if (!unroll)
-    unroll =
-        warpRows == 32 && !tokenMajorRhs && (warps >= 8 || blocksPerSM == 0)
-            ? stages
-            : 1;
+    unroll = warpRows == 32 && !tokenMajorRhs &&
+                     (warps >= 8 || blocksPerSM == 0 || m == 4)
+                 ? stages
+                 : 1;
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
   return vnm_gpu::MmaSpTilingAttr::get(context, blockRows, 128,
@@ -225,9 +238,12 @@ vnm::kernel::chooseWgmmaSpConfig(MLIRContext *context, int64_t rows, int64_t v,
     // (32 KiB each) and A (9 KiB each) (docs/hopper.md section 6). Two
     // consecutive row blocks, which read the same B tiles, run as one
     // cluster where the row blocks pair up: a median 1.07-1.16x at N = 4096
-    // faster (docs/hopper.md section 7).
+    // faster (docs/hopper.md section 7). At a small static N the tiles
+    // are 128 columns wide (narrowTilesFit).
     int64_t blockRows = options.blockRows ? options.blockRows : 128;
-    int64_t blockCols = options.blockCols ? options.blockCols : 256;
+    int64_t blockCols = options.blockCols ? options.blockCols
+                        : options.narrowN ? 128
+                                          : 256;
     int64_t stages = options.stages ? options.stages : 4;
     if (!clusterRows)
       clusterRows = llvm::divideCeil(rows, blockRows) % 2 == 0 ? 2 : 1;

@@ -199,7 +199,19 @@ struct TilingOptions {
   bool as24 = false;
   /// K splits of the mma.sp kernels (1: none).
   int64_t kSplits = 1;
+  /// The warp-specialized kernel's N is static and small
+  /// (narrowTilesFit): 128-column tiles unless block columns are given.
+  bool narrowN = false;
 };
+
+/// Whether the warp-specialized kernel of a float weight that reads its
+/// rhs K x N, at N (dynamic where unknown), takes 128-column tiles instead
+/// of 256: where N is static and at most 1024, 128 x 256 tiles leave the
+/// GPU under-filled. On an H100, 128 columns ran 1.27-1.50x faster at
+/// N = 512 and 1000, and 0.71-0.79x as fast at N = 4096
+/// (bench/results/2026-12-07-h100-wgmma-ws-128-columns/); N between, the
+/// quantized kernels and token-major rhs were not measured so.
+bool narrowTilesFit(int64_t n, bool floatWeight, bool tokenMajorRhs);
 
 /// The tiling vnm-choose-config gives a matrix in the V:N:M format;
 /// nonzero block rows, warp rows and warps n, and blocks per SM >= 0 (0:

@@ -3,6 +3,7 @@
 // The mma.sp recipe serves sm_80 as it does sm_90.
 // RUN: vnm-opt %s --vnm-choose-config=chip=sm_80 | FileCheck %s --check-prefix=DEFAULT
 // RUN: vnm-opt %s --vnm-choose-config="block-rows=64 warps-n=4 blocks-per-sm=2" | FileCheck %s --check-prefix=OPTIONS
+// RUN: vnm-opt %s --vnm-choose-config="block-rows=64" | FileCheck %s --check-prefix=ROWS64
 // RUN: vnm-opt %s --vnm-choose-config="blocks-per-sm=0" | FileCheck %s --check-prefix=PTXAS
 // RUN: vnm-opt %s --vnm-choose-config="warp-rows=64" | FileCheck %s --check-prefix=WARP64
 // RUN: vnm-opt %s --vnm-choose-config="unroll=1" | FileCheck %s --check-prefix=ROLLED
@@ -47,6 +48,13 @@
 // OPTIONS-COUNT-3: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2, unroll = 3>
 // OPTIONS: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // OPTIONS-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2, unroll = 3>
+// block-rows=64: blocks of 4 warps, whose K loops stay rolled where they
+// gather (M > 4) and are unrolled at M = 4.
+// ROWS64-LABEL: func @spmms
+// ROWS64-COUNT-3: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
+// ROWS64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
+// ROWS64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4, unroll = 3>
+// ROWS64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
 // warp-rows=64: 64 x 64 warp tiles, 8 warps per multiprocessor.
 // WARP64-LABEL: func @spmms
 // WARP64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [2, 2], stages = 3, blocks_per_sm = 2>
@@ -63,23 +71,24 @@
 // UNROLL6-COUNT-3: stages = 3, blocks_per_sm = 2, unroll = 6>
 // UNROLL6: blocks_per_sm = 1>
 
-// auto on sm_90a: the warp-specialized kernel for 2:4; the V:2:8 weights
-// keep mma.sp, as N (64) is static and small (as-2-4.mlir); a config on
-// the op is kept.
+// auto on sm_90a: the warp-specialized kernel for 2:4, in 128-column tiles
+// as N (64) is static and small (choose-config-narrow-n.mlir); the V:2:8
+// weights keep mma.sp for the same reason (as-2-4.mlir); a config on the
+// op is kept.
 // AUTO-HOPPER-LABEL: func @spmms
 // AUTO-HOPPER-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
-// AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
-// AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>
 // as-2-4=1: the V:2:8 weights run as 2:4 whatever N.
 // AUTO-HOPPER-24-LABEL: func @spmms
-// AUTO-HOPPER-24-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
+// AUTO-HOPPER-24-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
 // AUTO-HOPPER-24: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
-// AUTO-HOPPER-24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
-// AUTO-HOPPER-24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
-// AUTO-HOPPER-24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
+// AUTO-HOPPER-24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
+// AUTO-HOPPER-24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1>
+// AUTO-HOPPER-24: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
 
 // wgmma-sp: two warpgroups (128 rows) where the format allows, else one; a
 // config on the op is kept.
@@ -93,15 +102,16 @@
 // HOPPER-256-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 3>
 // HOPPER-256: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 256], warpgroups = 1, stages = 3>
 // wgmma-sp-ws: M = 4 gets the warp-specialized kernel (a producer
-// warpgroup, 128 x 256 tiles, 4 stages); the gathers keep wgmma-sp's.
+// warpgroup, 4 stages; 128 x 128 tiles at this small N); the gathers keep
+// wgmma-sp's.
 // HOPPER-WS-LABEL: func @spmms
 // HOPPER-WS-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4>
 // HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4>
 // HOPPER-WS: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // Its 1024 rows make 8 row blocks: pairs of them run as clusters; the 1152
 // rows of the next weight make 9, which do not pair up.
-// HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
-// HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1>
+// HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
+// HOPPER-WS: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1>
 // HOPPER-WS-NOCLUSTER-LABEL: func @spmms
 // HOPPER-WS-NOCLUSTER-NOT: cluster_rows
 // cluster-rows=2 gives every wgmma.sp kernel clusters of two row blocks (the
@@ -110,7 +120,7 @@
 // HOPPER-WS-CLUSTER-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, cluster_rows = 2>
 // HOPPER-WS-CLUSTER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4, cluster_rows = 2>
 // HOPPER-WS-CLUSTER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
-// HOPPER-WS-CLUSTER-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 256], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
+// HOPPER-WS-CLUSTER-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
 // HOPPER-CLUSTER4-LABEL: func @spmms
 // HOPPER-CLUSTER4-COUNT-2: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, cluster_rows = 4>
 // HOPPER-OPTIONS-LABEL: func @spmms
