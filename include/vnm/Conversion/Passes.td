@@ -207,7 +207,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     V:2:8 run as 2:4; `recipe=auto` takes the recipe measured fastest: on
     sm_90a the
     warp-specialized kernel for f16/bf16 2:4 and V:2:8 weights whose B is
-    read as K x N, mma.sp for the rest and on sm_80 and sm_90, and mma.sp
+    read as K x N and for W8A8 and W4A8 2:4 where N is static and at least
+    2048, mma.sp for the rest and on sm_80 and sm_90, and mma.sp
     everywhere when mma.sp tiling options are given) on every `vnm.spmm` and
     `vnm.storage.spmm` that has none: 128-row block tiles when V is a
     multiple of 128 or M = 4 (every group keeps its four columns, so a tile
@@ -231,7 +232,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     Option<"recipe", "recipe", "std::string", /*default=*/"\"auto\"",
            "The kernel recipe: auto (the one measured fastest for the "
            "chip: on sm_90a wgmma-sp-ws for f16/bf16 2:4 and V:2:8 with B "
-           "read as K x N, else mma.sp), mma-sp, wgmma-sp (sm_90a; "
+           "read as K x N and for W8A8/W4A8 2:4 at a static N >= 2048, else "
+           "mma.sp), mma-sp, wgmma-sp (sm_90a; "
            "f16/bf16 weights, the quantized kernels keep mma.sp), or "
            "wgmma-sp-ws (wgmma-sp with a producer warpgroup copying B by "
            "the TMA for M = 4, W8A8 and W4A8 2:4 on s8 wgmma.sp too; the "

@@ -248,11 +248,18 @@ struct ChooseConfigPass
     bool wantsAs24 = m > 4 && (as24 == 1 || (as24 == -1 && m == 8 && !smallN));
     bool runsAs24 = wantsAs24 && no24.empty();
     // W8A8 and W4A8 2:4 run s8 wgmma.sp on it when asked for by name
-    // (recipe=wgmma-sp-ws): recipe=auto keeps the quantized kernels on
-    // mma.sp, where they were timed.
-    bool warpSpecialized =
-        warpSpecializedRecipe() && (m == 4 || runsAs24) &&
-        (!integerWeight || (integerMma && recipe == "wgmma-sp-ws"));
+    // (recipe=wgmma-sp-ws), and under recipe=auto where N is static and at
+    // least 2048. On an H100 at N = 4096 it ran 1.7-2.2x the mma.sp
+    // kernels' speed (W8A8 1.14-1.32x torch._int_mm against 0.65-0.78x),
+    // but 0.60-0.96x their speed for W8A8 at N <= 77, where its 128 x 256
+    // tiles leave the GPU under-filled
+    // (bench/results/2026-12-07-h100-untested-families/ against
+    // bench/results/2026-12-06-h100-default-builds-quantized.csv). N between
+    // was not measured; 2048 is as-2-4's bound above.
+    bool largeN = !ShapedType::isDynamic(n) && n >= 2048;
+    bool s8WarpSpecialized = integerMma && (recipe == "wgmma-sp-ws" || largeN);
+    bool warpSpecialized = warpSpecializedRecipe() && (m == 4 || runsAs24) &&
+                           (!integerWeight || s8WarpSpecialized);
     // A storage spmm's rhs that is K-contiguous (x[N][K]), or that
     // vnm-fold-transposed-rhs will make so, is read token-major. The
     // warp-specialized kernel reads B by the TMA, K-major, as cheaply as
