@@ -244,7 +244,8 @@ struct ChooseConfigPass
     // at N = 512 and 1000 (bench/results/2026-12-04-h200-as-2-4/): a
     // static N below 2048 keeps the gather's kernel.
     int64_t n = rhsDim(op, 1);
-    bool smallN = !ShapedType::isDynamic(n) && n < 2048;
+    bool staticN = !ShapedType::isDynamic(n);
+    bool smallN = staticN && n < 2048;
     bool wantsAs24 = m > 4 && (as24 == 1 || (as24 == -1 && m == 8 && !smallN));
     bool runsAs24 = wantsAs24 && no24.empty();
     // W8A8 and W4A8 2:4 run s8 wgmma.sp on it when asked for by name
@@ -256,7 +257,7 @@ struct ChooseConfigPass
     // (bench/results/2026-12-07-h100-untested-families/ against
     // bench/results/2026-12-06-h100-default-builds-quantized.csv). N between
     // was not measured; 2048 is as-2-4's bound above.
-    bool largeN = !ShapedType::isDynamic(n) && n >= 2048;
+    bool largeN = staticN && !smallN;
     bool s8WarpSpecialized = integerMma && (recipe == "wgmma-sp-ws" || largeN);
     bool warpSpecialized = warpSpecializedRecipe() && (m == 4 || runsAs24) &&
                            (!integerWeight || s8WarpSpecialized);
@@ -275,6 +276,9 @@ struct ChooseConfigPass
     }
     if (as24 == 1 && m > 4 && !no24.empty() && warpSpecializedRecipe())
       op->emitWarning("vnm-choose-config: as-2-4=1 is not applied: ") << no24;
+    // The warp-specialized kernel's tile width at this N, chosen or not:
+    // the explanation costs it too.
+    bool narrowTiles = kernel::narrowTilesFit(n, !integerWeight, tokenMajor);
     // The mma.sp tiling, chosen or not: the explanation costs it too.
     kernel::TilingOptions mmaSpOptions = options;
     mmaSpOptions.kSplits =
@@ -289,8 +293,7 @@ struct ChooseConfigPass
       kernel::TilingOptions chosen = options;
       chosen.warpSpecialized = warpSpecialized;
       chosen.as24 = warpSpecialized && runsAs24;
-      chosen.narrowN = warpSpecialized &&
-                       kernel::narrowTilesFit(n, !integerWeight, tokenMajor);
+      chosen.narrowN = warpSpecialized && narrowTiles;
       tiling = kernel::chooseWgmmaSpConfig(&getContext(), rows, encoding.getV(),
                                            m, chosen);
     }
@@ -306,7 +309,7 @@ struct ChooseConfigPass
         kernel::TilingOptions o;
         o.warpSpecialized = ws;
         o.as24 = as24;
-        o.narrowN = ws && kernel::narrowTilesFit(n, !integerWeight, tokenMajor);
+        o.narrowN = ws && narrowTiles;
         recipes.push_back(
             describeTiling(kernel::chooseWgmmaSpConfig(&getContext(), rows,
                                                        encoding.getV(), m, o),
