@@ -61,7 +61,7 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                 blocks_per_sm, warp_rows=0, stages=0, chip="sm_90",
                 recipe="auto", block_cols=0, token_major=False,
                 register_gather=False, cluster_rows=0, as24=-1, unroll=0,
-                k_splits=0):
+                k_splits=0, staged_a=-1):
     name = case_matrix.case_name(*key)
     kdir = os.path.join(out_dir, name)
     os.makedirs(kdir, exist_ok=True)
@@ -72,6 +72,7 @@ def compile_one(vnm_opt, ptxas, out_dir, key, block_rows, warps_n,
                     f"--vnm-lower-to-nvvm-pipeline=chip={chip} recipe={recipe} "
                     f"block-cols={block_cols} cluster-rows={cluster_rows} "
                     f"as-2-4={as24} unroll={unroll} k-splits={k_splits} "
+                    f"staged-a={staged_a} "
                     f"features=+ptx85 "
                     f"format=isa block-rows={block_rows} warp-rows={warp_rows} "
                     f"warps-n={warps_n} stages={stages} "
@@ -143,6 +144,10 @@ def main():
                     help="forwarded to the pipeline (mma.sp, sm_90: split each "
                          "tile's K loop over up to this many blocks of a "
                          "cluster; 0: none)")
+    ap.add_argument("--staged-a", dest="staged_a", type=int, default=-1,
+                    choices=(-1, 0, 1),
+                    help="forwarded to the pipeline (mma.sp: A fragments "
+                         "through a shared ring with B; -1: the heuristic)")
     args = ap.parse_args()
 
     ptxas = shutil.which("ptxas") or (
@@ -161,7 +166,8 @@ def main():
                                   args.stages, args.chip, args.recipe,
                                   args.block_cols, args.token_major,
                                   args.register_gather, args.cluster_rows,
-                                  args.as24, args.unroll, args.k_splits),
+                                  args.as24, args.unroll, args.k_splits,
+                                  args.staged_a),
             keys))
     shutil.copy(args.format_lib, os.path.join(args.out, "libVNMFormatC.so"))
     manifest = {"cases": cases, "kernels": {k["name"]: k for k in kernels},
@@ -171,7 +177,7 @@ def main():
                 "cluster_rows": args.cluster_rows, "as_2_4": args.as24,
                 "block_rows": args.block_rows, "warp_rows": args.warp_rows,
                 "stages": args.stages, "unroll": args.unroll,
-                "k_splits": args.k_splits,
+                "k_splits": args.k_splits, "staged_a": args.staged_a,
                 "warps_n": args.warps_n, "blocks_per_sm": args.blocks_per_sm}
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)

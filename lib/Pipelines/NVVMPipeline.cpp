@@ -92,6 +92,12 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
                      "warp-specialized sm_90a kernel: 1 always, 0 never, -1 "
                      "chooses (at M = 8 where N is dynamic or at least 2048)"),
       llvm::cl::init(-1)};
+  Option<int64_t> stagedA{
+      *this, "staged-a",
+      llvm::cl::desc("Copy the mma.sp kernels' A fragments into a shared "
+                     "ring with B instead of registers one pair ahead: 1 "
+                     "always, 0 never, -1 chooses"),
+      llvm::cl::init(-1)};
   Option<bool> registerGather{
       *this, "register-gather",
       llvm::cl::desc("Hand x[N][K] to the f16/bf16 kernels at M = 8 too, "
@@ -121,7 +127,7 @@ static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
       "vnm-choose-config{{chip={0} block-rows={4} warp-rows={7} warps-n={5} "
       "stages={8} blocks-per-sm={6} recipe={9} block-cols={10} "
       "register-gather={11} cluster-rows={12} as-2-4={13} unroll={14} "
-      "k-splits={15} explain={16}},"
+      "k-splits={15} explain={16} staged-a={17}},"
       "vnm-fold-transposed-rhs{{register-gather={11}},"
       "vnm-fold-transposed-result,"
       "vnm-lower-to-gpu,"
@@ -140,7 +146,8 @@ static std::string getNVVMPipelineText(const NVVMPipelineOptions &options) {
       int64_t(options.stages), std::string(options.recipe),
       int64_t(options.blockCols), bool(options.registerGather),
       int64_t(options.clusterRows), int64_t(options.as24),
-      int64_t(options.unroll), int64_t(options.kSplits), bool(options.explain));
+      int64_t(options.unroll), int64_t(options.kSplits), bool(options.explain),
+      int64_t(options.stagedA));
   if (!options.dumpDir.empty())
     text += ",vnm-dump-kernels{output-dir=" + options.dumpDir + "}";
   return text;

@@ -29,6 +29,8 @@ std::string SpmmCase::name() const {
     text += "_u" + std::to_string(unroll);
   if (kSplits)
     text += "_ks" + std::to_string(kSplits);
+  if (stagedA)
+    text += "_stageda";
   if (tokenMajor)
     text += "_tokenmajor";
   if (tokenMajorOut)
@@ -515,6 +517,55 @@ std::vector<SpmmCase> vnm::tile_test::getCaseMatrix() {
     // The last pair ragged: 8 M + 3 of its 16 M columns.
     c.cols = 16 * c.m * (k.pairs - 1) + 8 * c.m + 3;
     c.n = 70 + 41 * i;
+    c.source = ProgramSource::Generated;
+    cases.push_back(c);
+  }
+  // A fragments staged through a shared A ring (staged-a=1): copied with B
+  // in each pair's slot, counted by the waits with B's copies, read after
+  // them. Every V and M family, 2 to 6 stages, rolled and unrolled loops,
+  // 64- and 128-row blocks, 64-row warp tiles, four columns of warps, the
+  // i8 and packed i4 weights of the i8 MMA, a token-major rhs, a K split;
+  // ragged R, K and N throughout.
+  const struct {
+    int64_t v, m, stages, pairs, blockRows, warpRows, warpsN, unroll, splits;
+    const char *element, *weight, *result;
+    bool tokenMajor;
+  } stagedCases[] = {
+      {64, 8, 3, 9, 64, 32, 2, 0, 0, "f16", "", "f16", false},
+      {128, 16, 4, 7, 128, 32, 2, 0, 0, "bf16", "", "f32", false},
+      {64, 32, 6, 5, 64, 32, 4, 0, 0, "f16", "", "f16", false},
+      {16, 4, 5, 11, 128, 32, 2, 5, 0, "bf16", "", "bf16", false},
+      {128, 8, 2, 9, 128, 64, 2, 0, 0, "f16", "", "f32", false},
+      {64, 16, 3, 11, 64, 32, 2, 3, 0, "bf16", "", "bf16", false},
+      {128, 4, 3, 7, 64, 32, 2, 0, 0, "f16", "", "f16", true},
+      {64, 8, 3, 8, 64, 32, 2, 0, 0, "i8", "", "i32", false},
+      {64, 4, 4, 9, 64, 32, 2, 0, 0, "i8", "i4", "f16", false},
+      {64, 8, 3, 8, 64, 32, 2, 0, 2, "f16", "", "f16", false},
+  };
+  for (auto [i, s] : llvm::enumerate(stagedCases)) {
+    SpmmCase c;
+    c.v = s.v;
+    c.m = s.m;
+    c.element = s.element;
+    c.weight = s.weight;
+    c.result = s.result;
+    c.stages = s.stages;
+    c.unroll = s.unroll;
+    c.kSplits = s.splits;
+    c.blockRows = s.blockRows;
+    c.warpRows = s.warpRows;
+    c.warpsN = s.warpsN;
+    c.tokenMajor = s.tokenMajor;
+    c.stagedA = true;
+    bool integer = c.element == "i8";
+    c.accumulate = i % 2 == 1;
+    c.bias = !integer && i % 3 == 0;
+    c.activation = integer ? "none" : activations[i % 3];
+    c.rows = 140 + 31 * i;
+    c.cols = 16 * c.m * (s.pairs - 1) + 8 * c.m + 5;
+    if (c.tokenMajor) // an f16/bf16 token's K values in whole 16-byte chunks
+      c.cols = (c.cols + 7) / 8 * 8;
+    c.n = 80 + 37 * i;
     c.source = ProgramSource::Generated;
     cases.push_back(c);
   }

@@ -50,6 +50,9 @@ struct SpmmCase {
   /// The K splits asked of vnm-choose-config (0: none): consecutive blocks
   /// along grid y sum one tile's partial K loops.
   int64_t kSplits = 0;
+  /// A fragments through a shared ring with B (staged-a=1): copied by the
+  /// block's threads, landed by the waits, read from the ring.
+  bool stagedA = false;
   /// The chip vnm-choose-config tiles for: sm_90a runs the wgmma.sp recipe
   /// (recipe=wgmma-sp; block rows and stages apply, warp options not).
   std::string chip = "sm_90";

@@ -3,8 +3,9 @@
 // Every case of the matrix: the kernel's tile program through
 // convert-vnm-gpu-to-loops, JIT-compiled, on fresh random data, against
 // the float64 reference. Then the hand-pipelined program with a wait that
-// leaves one more copy pending than it may, and a K-split kernel whose
-// clusters a launch cuts short, neither of which may pass.
+// leaves one more copy pending than it may, the same for a kernel that
+// stages A with B, and a K-split kernel whose clusters a launch cuts short,
+// none of which may pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,6 +111,35 @@ TEST(TileProgramSplitTest, ClusterCutShortStops) {
         std::exit(failure.empty() ? 0 : 1);
       },
       "runs a rank out of order");
+}
+
+/// A kernel that stages A with B (staged-a=1): its K loop's wait leaves
+/// the two copies of the next pair in flight, B's and A's. Leaving one more
+/// (the current pair's A) must not pass: the A ring's copies land only at
+/// a wait that counts them.
+TEST(TileProgramStagedATest, OneMorePendingCopyFails) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  SpmmCase c;
+  c.rows = 130;
+  c.cols = 16 * 8 * 6 + 5;
+  c.n = 70;
+  c.stages = 3;
+  c.stagedA = true;
+  c.source = ProgramSource::Generated;
+  llvm::Expected<std::string> program = buildTileProgram(c);
+  ASSERT_TRUE(static_cast<bool>(program))
+      << llvm::toString(program.takeError());
+  EXPECT_EQ(runAndCheck(c, *program), "");
+  size_t loop = program->find("scf.for");
+  size_t at = program->find("pending(2)", loop);
+  ASSERT_NE(at, std::string::npos);
+  std::string looser = program->replace(at, 10, "pending(3)");
+  EXPECT_EXIT(
+      {
+        std::string failure = runAndCheck(c, looser);
+        std::exit(failure.empty() ? 0 : 1);
+      },
+      failedRun, "");
 }
 
 } // namespace

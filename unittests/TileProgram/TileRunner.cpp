@@ -223,6 +223,7 @@ vnm::tile_test::buildTileProgram(const SpmmCase &c) {
                         : std::string()) +
               (c.kSplits ? " k-splits=" + std::to_string(c.kSplits)
                          : std::string()) +
+              (c.stagedA ? " staged-a=1" : std::string()) +
               " block-rows=" + std::to_string(c.blockRows) +
               " warp-rows=" + std::to_string(c.warpRows) + " warps-n=" +
               std::to_string(c.warpsN) + " stages=" + std::to_string(c.stages) +

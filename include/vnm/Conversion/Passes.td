@@ -277,6 +277,12 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "pairs (and keeps whole scale groups), for problems with too few "
            "tiles to fill the GPU, as at decode-sized N; 0 or 1: no split, "
            "at most 8">,
+    Option<"stagedA", "staged-a", "int64_t", /*default=*/"-1",
+           "Copy the mma.sp kernels' A fragments and metadata into a shared "
+           "ring with B (cp.async by the block's threads) instead of "
+           "loading them into registers one pair ahead: 1 always, 0 never, "
+           "-1 chooses (never, for now; weight-only quantized kernels "
+           "cannot)">,
     Option<"registerGather", "register-gather", "bool", /*default=*/"false",
            "Tile for the kernels that vnm-fold-transposed-rhs with the same "
            "option hands x[N][K] at M = 8 (registers left to ptxas)">,

@@ -247,15 +247,28 @@ LogicalResult vnm::gpu_loops::lowerLoadSparseA(vnm_gpu::LoadSparseAOp op,
 
 LogicalResult vnm::gpu_loops::lowerStageSparseA(vnm_gpu::StageSparseAOp op,
                                                 const TileStorage &storage) {
-  // Staged at once: the produce_consume protocol orders the stage before
-  // the consumers' read of the slot, which the CPU runs in lockstep.
   OpBuilder b(op);
   CodeGen cg(b, op.getLoc());
+  SparseARead read{op,
+                   op.getMatrix(),
+                   op.getValues(),
+                   op.getMeta(),
+                   op.getRow(),
+                   op.getPair(),
+                   op.getRing().getType().getTile()};
+  if (storage.hasRingBuffers(op.getRing())) {
+    // The block's copy: into the slot's shadow, landed by a later wait.
+    const RingBuffers &ring = storage.ringOf(op.getRing());
+    Value slot = startRingCopy(cg, ring, op.getSlot(), op);
+    emitSparseARead(read, ring.shadow, slot);
+    finishRingCopy(cg, ring, slot);
+    return success();
+  }
+  // Staged at once: the produce_consume protocol orders the stage before
+  // the consumers' read of the slot, which the CPU runs in lockstep.
   Value ring = storage.bufferOf(op.getRing());
   Value slot = getCheckedSlot(cg, op, op.getSlot(), op.getRing().getType());
-  emitSparseARead({op, op.getMatrix(), op.getValues(), op.getMeta(),
-                   op.getRow(), op.getPair(), op.getRing().getType().getTile()},
-                  ring, slot);
+  emitSparseARead(read, ring, slot);
   return success();
 }
 
@@ -263,9 +276,17 @@ LogicalResult vnm::gpu_loops::lowerLoadStagedA(vnm_gpu::LoadStagedAOp op,
                                                const TileStorage &storage) {
   OpBuilder b(op);
   CodeGen cg(b, op.getLoc());
-  Value ring = storage.bufferOf(op.getRing());
   Value result = storage.bufferOf(op.getResult());
-  Value slot = getCheckedSlot(cg, op, op.getSlot(), op.getRing().getType());
+  Value ring, slot;
+  if (storage.hasRingBuffers(op.getRing())) {
+    // Staged by the block: the slot's copy must have landed at a wait.
+    const RingBuffers &buffers = storage.ringOf(op.getRing());
+    ring = buffers.slots;
+    slot = readRingSlot(cg, buffers, op.getSlot(), op);
+  } else {
+    ring = storage.bufferOf(op.getRing());
+    slot = getCheckedSlot(cg, op, op.getSlot(), op.getRing().getType());
+  }
   cg.forEach(cast<MemRefType>(result.getType()).getShape(), [&](ValueRange iv) {
     cg.store(cg.load(ring, {slot, iv[0], iv[1]}), result, iv);
   });

@@ -56,6 +56,19 @@ mlir::LogicalResult lowerSampledStore(vnm_gpu::SampledStoreOp op,
 /// `what`.
 std::string describeFailure(mlir::Operation *op, llvm::StringRef what);
 
+class CodeGen;
+// The ring protocol of an op that copies into, or reads, a ring with
+// RingBuffers (RingLowering.cpp): a copy is checked to start on a slot
+// with no copy in flight and not read since the last wait, and numbered
+// when it is done (its data in the slot's shadow); a read is checked to
+// find its slot landed, and marks it read. Each returns the slot as an
+// index.
+mlir::Value startRingCopy(CodeGen &cg, const RingBuffers &ring,
+                          mlir::Value slot, mlir::Operation *op);
+void finishRingCopy(CodeGen &cg, const RingBuffers &ring, mlir::Value slot);
+mlir::Value readRingSlot(CodeGen &cg, const RingBuffers &ring, mlir::Value slot,
+                         mlir::Operation *op);
+
 } // namespace vnm::gpu_loops
 
 #endif // VNM_LIB_CONVERSION_VNMGPUTOLOOPS_LOWERINGS_H

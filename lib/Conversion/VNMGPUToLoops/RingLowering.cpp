@@ -12,6 +12,10 @@
 //   be reading it: only the wait's barrier orders the reads before it);
 // * a copy into a slot with a copy in flight into it.
 //
+// The copies of a block are numbered across its rings (a B ring, and an A
+// ring its threads stage), as a thread's cp.async groups are: a wait lands
+// those of every ring.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Lowerings.h"
@@ -52,9 +56,10 @@ Value slotIndex(CodeGen &cg, const RingBuffers &ring, Value slot,
   return index;
 }
 
-/// Checks that `op` may start a copy into its slot; returns the slot.
-Value startCopy(CodeGen &cg, const RingBuffers &ring, Value slot,
-                Operation *op) {
+} // namespace
+
+Value vnm::gpu_loops::startRingCopy(CodeGen &cg, const RingBuffers &ring,
+                                    Value slot, Operation *op) {
   Value index = slotIndex(cg, ring, slot, op);
   Type i64 = cg.builder().getI64Type();
   cg.check(
@@ -68,14 +73,16 @@ Value startCopy(CodeGen &cg, const RingBuffers &ring, Value slot,
   return index;
 }
 
-/// Records the copy into `slot` (its data is in the slot's shadow by now).
-void finishCopy(CodeGen &cg, const RingBuffers &ring, Value slot) {
-  Value counter = cg.index(ring.counter());
-  Value sequence = stateEntry(cg, ring, counter);
+void vnm::gpu_loops::finishRingCopy(CodeGen &cg, const RingBuffers &ring,
+                                    Value slot) {
+  Value counter = cg.index(0);
+  Value sequence = cg.load(ring.copies, counter);
   cg.store(sequence, ring.state, slot);
   cg.store(cg.add(sequence, cg.integer(cg.builder().getI64Type(), 1)),
-           ring.state, counter);
+           ring.copies, counter);
 }
+
+namespace {
 
 /// Element (k, column) of a row-major source with row pitch `ld`: zero for
 /// rows at or past `rowBound`; for columns at or past `cols` the GPU fills
@@ -103,21 +110,23 @@ LogicalResult vnm::gpu_loops::lowerAllocRing(vnm_gpu::AllocRingOp op,
                                              const TileStorage &storage) {
   OpBuilder b(op);
   CodeGen cg(b, op.getLoc());
-  if (auto aRing = dyn_cast<vnm_gpu::ARingType>(op.getRing().getType())) {
-    // Staged A fragments: NaN until staged, like a B ring's slots.
+  if (!storage.hasRingBuffers(op.getRing())) {
+    // A ring staged by producers: NaN until staged, like a B ring's slots.
+    auto aRing = cast<vnm_gpu::ARingType>(op.getRing().getType());
     cg.fill(storage.bufferOf(op.getRing()),
             cg.poison(aRing.getTile().getElementType()));
     return success();
   }
   const RingBuffers &ring = storage.ringOf(op.getRing());
-  Value poison = cg.poison(ring.type.getElementType());
+  Value poison = cg.poison(ring.elementType);
   cg.fill(ring.slots, poison);
   cg.fill(ring.shadow, poison);
   cg.forEach({ring.stages()}, [&](ValueRange slot) {
     setState(cg, ring, slot[0], RingBuffers::kNoCopy);
     setState(cg, ring, cg.add(slot[0], cg.index(ring.readFlags())), 0);
   });
-  setState(cg, ring, cg.index(ring.counter()), 0);
+  // Every ring of the block resets the count before any copy starts.
+  cg.store(cg.integer(b.getI64Type(), 0), ring.copies, cg.index(0));
   return success();
 }
 
@@ -128,7 +137,7 @@ LogicalResult vnm::gpu_loops::lowerGather(vnm_gpu::GatherOp op,
   const RingBuffers &ring = storage.ringOf(op.getRing());
   RankedTensorType matrix = op.getMatrix();
   int64_t m = getVNMEncoding(matrix).getM();
-  Value slot = startCopy(cg, ring, op.getSlot(), op);
+  Value slot = startRingCopy(cg, ring, op.getSlot(), op);
   Value colloc = storage.bufferOf(op.getColloc());
   Value firstGroup =
       cg.mul(cg.toIndex(op.getPair()), cg.index(vnm_gpu::kGroupsPerPair));
@@ -136,7 +145,7 @@ LogicalResult vnm::gpu_loops::lowerGather(vnm_gpu::GatherOp op,
   Value cols = cg.toIndex(op.getCols());
   Value ld = cg.toIndex(op.getLd());
   Value rowBound = cg.index(matrix.getDimSize(1));
-  Type element = ring.type.getElementType();
+  Type element = ring.elementType;
   std::string outOfBounds = describeFailure(op, "reads rhs out of bounds");
   int64_t groups = op.getColloc().getType().getGroups();
   // Slot row 4 j + i is row (16 pair + j) M + colloc[j][i] of rhs.
@@ -148,7 +157,7 @@ LogicalResult vnm::gpu_loops::lowerGather(vnm_gpu::GatherOp op,
                              ld, element, outOfBounds);
     cg.store(value, ring.shadow, {slot, cg.add(cg.mul(j, cg.index(4)), i), c});
   });
-  finishCopy(cg, ring, slot);
+  finishRingCopy(cg, ring, slot);
   return success();
 }
 
@@ -164,13 +173,13 @@ LogicalResult lowerDenseCopy(CopyOp op, const TileStorage &storage,
   OpBuilder b(op);
   CodeGen cg(b, op.getLoc());
   const RingBuffers &ring = storage.ringOf(op.getRing());
-  Value slot = startCopy(cg, ring, op.getSlot(), op);
+  Value slot = startRingCopy(cg, ring, op.getSlot(), op);
   Value row = cg.toIndex(op.getRow());
   Value col = cg.toIndex(op.getCol());
   Value cols = cg.toIndex(op.getCols());
   Value ld = cg.toIndex(op.getLd());
   Value rowBound = cg.toIndex(op.getRowBound());
-  Type element = ring.type.getElementType();
+  Type element = ring.elementType;
   std::string outOfBounds = describeFailure(op, "reads src out of bounds");
   cg.forEach({ring.type.getRows(), ring.type.getCols()}, [&](ValueRange iv) {
     Value k = cg.add(row, iv[0]);
@@ -188,7 +197,7 @@ LogicalResult lowerDenseCopy(CopyOp op, const TileStorage &storage,
         [&] { return cg.zero(element); });
     cg.store(value, ring.shadow, {slot, iv[0], iv[1]});
   });
-  finishCopy(cg, ring, slot);
+  finishRingCopy(cg, ring, slot);
   return success();
 }
 
@@ -211,35 +220,34 @@ LogicalResult vnm::gpu_loops::lowerWait(vnm_gpu::WaitOp op,
                                         const TileStorage &storage) {
   OpBuilder b(op);
   CodeGen cg(b, op.getLoc());
-  const RingBuffers &ring = storage.ringOf(op.getRing());
   Type i64 = b.getI64Type();
-  // Copies numbered below `limit` are all but the `pending` most recent.
-  Value limit = cg.sub(stateEntry(cg, ring, cg.index(ring.counter())),
-                       cg.integer(i64, op.getPendingAttr().getInt()));
-  cg.forEach({ring.stages()}, [&](ValueRange iv) {
-    Value slot = iv[0];
-    Value sequence = stateEntry(cg, ring, slot);
-    Value lands = cg.logicalAnd(cg.sge(sequence, cg.integer(i64, 0)),
-                                cg.slt(sequence, limit));
-    cg.ifThen(lands, [&] {
-      cg.forEach({ring.type.getRows(), ring.type.getCols()},
-                 [&](ValueRange rc) {
-                   cg.store(cg.load(ring.shadow, {slot, rc[0], rc[1]}),
-                            ring.slots, {slot, rc[0], rc[1]});
-                 });
-      setState(cg, ring, slot, RingBuffers::kNoCopy);
+  // Copies numbered below `limit` are all but the `pending` most recent,
+  // whichever ring they fill.
+  Value limit =
+      cg.sub(cg.load(storage.ringOf(op.getRing()).copies, cg.index(0)),
+             cg.integer(i64, op.getPendingAttr().getInt()));
+  for (const RingBuffers &ring : storage.allRings())
+    cg.forEach({ring.stages()}, [&](ValueRange iv) {
+      Value slot = iv[0];
+      Value sequence = stateEntry(cg, ring, slot);
+      Value lands = cg.logicalAnd(cg.sge(sequence, cg.integer(i64, 0)),
+                                  cg.slt(sequence, limit));
+      cg.ifThen(lands, [&] {
+        cg.forEach(ring.slotShape, [&](ValueRange at) {
+          SmallVector<Value> index = {slot};
+          llvm::append_range(index, at);
+          cg.store(cg.load(ring.shadow, index), ring.slots, index);
+        });
+        setState(cg, ring, slot, RingBuffers::kNoCopy);
+      });
+      // The barrier: every read issued before the wait is done.
+      setState(cg, ring, cg.add(slot, cg.index(ring.readFlags())), 0);
     });
-    // The barrier: every read issued before the wait is done.
-    setState(cg, ring, cg.add(slot, cg.index(ring.readFlags())), 0);
-  });
   return success();
 }
 
-/// The slot index `slot` of a read of `ring` by `op`: checks that the
-/// slot's copy has landed and marks the slot read (so that a copy into it
-/// before the next wait is caught).
-static Value readSlot(CodeGen &cg, const RingBuffers &ring, Value slot,
-                      Operation *op) {
+Value vnm::gpu_loops::readRingSlot(CodeGen &cg, const RingBuffers &ring,
+                                   Value slot, Operation *op) {
   Value index = slotIndex(cg, ring, slot, op);
   cg.check(cg.eq(stateEntry(cg, ring, index),
                  cg.integer(cg.builder().getI64Type(), RingBuffers::kNoCopy)),
@@ -255,7 +263,7 @@ LogicalResult vnm::gpu_loops::lowerLoadB(vnm_gpu::LoadBOp op,
   OpBuilder b(op);
   CodeGen cg(b, op.getLoc());
   const RingBuffers &ring = storage.ringOf(op.getRing());
-  Value slot = readSlot(cg, ring, op.getSlot(), op);
+  Value slot = readRingSlot(cg, ring, op.getSlot(), op);
   Value result = storage.bufferOf(op.getResult());
   int64_t offset = op.getOffsetAttr().getInt();
   bool transposed = op.getKContiguous();
@@ -291,7 +299,7 @@ LogicalResult vnm::gpu_loops::lowerWgmmaSp(vnm_gpu::WgmmaSpOp op,
   CodeGen cg(b, op.getLoc());
   Location loc = op.getLoc();
   const RingBuffers &ring = storage.ringOf(op.getRing());
-  Value slot = readSlot(cg, ring, op.getSlot(), op);
+  Value slot = readRingSlot(cg, ring, op.getSlot(), op);
   Value a = storage.bufferOf(op.getA());
   Value acc = storage.bufferOf(op.getAcc());
   Value result = storage.bufferOf(op.getResult());

@@ -65,6 +65,13 @@ const RingBuffers &TileStorage::ringOf(Value ring) const {
   return rings.find(ring)->second;
 }
 
+SmallVector<RingBuffers> TileStorage::allRings() const {
+  SmallVector<RingBuffers> all;
+  for (auto &entry : rings)
+    all.push_back(entry.second);
+  return all;
+}
+
 bool vnm::gpu_loops::isTileOp(Operation *op) {
   return isa_and_nonnull<vnm_gpu::VNMGPUDialect>(op->getDialect());
 }
@@ -117,6 +124,27 @@ LogicalResult TileStorage::checkUses(Operation *op) {
   return success();
 }
 
+RingBuffers TileStorage::allocateRing(vnm_gpu::RingType type, int64_t stages,
+                                      ArrayRef<int64_t> slotShape,
+                                      Type element) {
+  SmallVector<int64_t> shape = {stages};
+  llvm::append_range(shape, slotShape);
+  auto slotType = MemRefType::get(shape, element);
+  Type i64 = IntegerType::get(host.getContext(), 64);
+  if (!copies)
+    copies = allocate(MemRefType::get({1}, i64));
+  RingBuffers ring;
+  ring.type = type;
+  ring.slots = allocate(slotType);
+  ring.shadow = allocate(slotType);
+  ring.state = allocate(MemRefType::get({2 * stages}, i64));
+  ring.copies = copies;
+  ring.slotShape.assign(slotShape.begin(), slotShape.end());
+  ring.elementType = element;
+  ring.stageCount = stages;
+  return ring;
+}
+
 LogicalResult TileStorage::assignResults(Operation *op) {
   for (Value result : op->getResults()) {
     Type type = result.getType();
@@ -124,15 +152,9 @@ LogicalResult TileStorage::assignResults(Operation *op) {
       if (!isa<vnm_gpu::AllocRingOp>(op))
         return op->emitOpError("yields a vnm_gpu ring; on the CPU a ring "
                                "comes from vnm_gpu.alloc_ring only");
-      auto slotType = MemRefType::get(
-          {ringType.getStages(), ringType.getRows(), ringType.getCols()},
-          ringType.getElementType());
-      RingBuffers ring{ringType, allocate(slotType), allocate(slotType),
-                       Value()};
-      ring.state =
-          allocate(MemRefType::get({2 * ringType.getStages() + 1},
-                                   IntegerType::get(op->getContext(), 64)));
-      rings[result] = ring;
+      rings[result] = allocateRing(ringType, ringType.getStages(),
+                                   {ringType.getRows(), ringType.getCols()},
+                                   ringType.getElementType());
       continue;
     }
     if (auto aRing = dyn_cast<vnm_gpu::ARingType>(type)) {
@@ -141,6 +163,16 @@ LogicalResult TileStorage::assignResults(Operation *op) {
                                "comes from vnm_gpu.alloc_ring only");
       // Each slot holds the staged tile as load_sparse_a's buffer holds it.
       MemRefType tile = getTileBufferType(aRing.getTile());
+      bool stagedByBlock = llvm::any_of(result.getUsers(), [](Operation *user) {
+        auto stage = dyn_cast<vnm_gpu::StageSparseAOp>(user);
+        return stage && stage.getLayout();
+      });
+      if (stagedByBlock) {
+        rings[result] = allocateRing(vnm_gpu::RingType(), aRing.getStages(),
+                                     {tile.getDimSize(0), tile.getDimSize(1)},
+                                     tile.getElementType());
+        continue;
+      }
       buffers[result] = allocate(MemRefType::get(
           {aRing.getStages(), tile.getDimSize(0), tile.getDimSize(1)},
           tile.getElementType()));

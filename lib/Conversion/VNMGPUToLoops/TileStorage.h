@@ -25,6 +25,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 
 #include "vnm/Dialect/VNMGPU/IR/VNMGPU.h"
 
@@ -33,18 +34,28 @@ namespace vnm::gpu_loops {
 /// The CPU form of a `!vnm_gpu.ring`: the slots the reads see, a shadow of
 /// each slot that copies write until a wait lands them, and per slot the
 /// sequence number of the copy in flight into it (-1: none) and whether it
-/// was read since the last wait, followed by the count of copies started.
+/// was read since the last wait. An A ring that the block's threads stage
+/// (a vnm_gpu.stage_sparse_a with a copy layout) has the same form, its
+/// slots holding the tile as load_sparse_a's buffer does. The copies into
+/// all rings of a block are numbered by one count (`copies`, shared by the
+/// rings), as a thread's cp.async groups are, whichever ring they fill.
 struct RingBuffers {
+  /// The B ring's type; null for an A ring.
   vnm_gpu::RingType type;
   mlir::Value slots;
   mlir::Value shadow;
   mlir::Value state;
+  /// memref<1xi64>: the copies the block has started.
+  mlir::Value copies;
+  /// The slots' shape after the slot index, and their element type.
+  llvm::SmallVector<int64_t, 2> slotShape;
+  mlir::Type elementType;
 
-  int64_t stages() const { return type.getStages(); }
+  int64_t stages() const { return stageCount; }
+  int64_t stageCount = 0;
   /// `state` holds the copy in flight into slot s at s, the read flag of
-  /// slot s at readFlags() + s, and the copy count at counter().
+  /// slot s at readFlags() + s.
   int64_t readFlags() const { return stages(); }
-  int64_t counter() const { return 2 * stages(); }
   static constexpr int64_t kNoCopy = -1;
 };
 
@@ -72,6 +83,11 @@ public:
 
   mlir::Value bufferOf(mlir::Value tile) const;
   const RingBuffers &ringOf(mlir::Value ring) const;
+  /// Whether `ring` (an A ring) has RingBuffers: the block's threads stage
+  /// it, so its copies land at waits.
+  bool hasRingBuffers(mlir::Value ring) const { return rings.contains(ring); }
+  /// Every ring with RingBuffers (a wait lands the copies of all of them).
+  llvm::SmallVector<RingBuffers> allRings() const;
 
   /// What a vnm_gpu.reduce_k_splits keeps across the blocks of the grid:
   /// the running sum of its cluster's partial tiles, and the rank the next
@@ -87,6 +103,9 @@ public:
 
 private:
   mlir::Value allocate(mlir::MemRefType type);
+  RingBuffers allocateRing(vnm_gpu::RingType type, int64_t stages,
+                           llvm::ArrayRef<int64_t> slotShape,
+                           mlir::Type element);
   /// A buffer for a tile that an scf op carries, and the value (a cast of
   /// the buffer to the tile type) that stands for the tile inside and
   /// after the op.
@@ -105,7 +124,10 @@ private:
   mlir::OpBuilder allocBuilder;
   mlir::Operation *returnOp;
   llvm::DenseMap<mlir::Value, mlir::Value> buffers;
-  llvm::DenseMap<mlir::Value, RingBuffers> rings;
+  /// In allocation order, so that a wait lands them in a fixed order.
+  llvm::MapVector<mlir::Value, RingBuffers> rings;
+  /// The block's copy count, shared by its rings.
+  mlir::Value copies;
   llvm::DenseMap<mlir::Operation *, ClusterSum> clusterSums;
   /// Per position of an scf op that carries tiles: the placeholder and
   /// buffer of a carried tile, null for other values.

@@ -18,6 +18,9 @@
 //   tile and array) instead of these 2 the kernel ran 1.3x slower, the
 //   hand-written loop 1.5x (bench/results/2026-12-04-h200-wgmma-ws-*/).
 //   Arrays that are not parameters are still copied by those bulk copies.
+// * vnm_gpu.stage_sparse_a with a copy layout (the mma.sp kernels'
+//   staged_a, outside a produce_consume): 16-byte cp.async copies by the
+//   block's threads, one commit group, landed by vnm_gpu.wait.
 //
 // vnm_gpu.load_staged_a reads a consumer thread's registers of the slot
 // with ld.shared: its warp's 16-row tiles, in the order load_sparse_a
@@ -69,14 +72,85 @@ struct TmaCopyTileLowering : OpConversionPattern<TmaCopyTileOp> {
   }
 };
 
+/// Where a slot's 16-row tiles come from in the fragment arrays: row tile
+/// `j` of the slot (an i32 value) is row tile firstTile + j of the
+/// matrix, its pair's values and metadata contiguous there.
+struct StagedASources {
+  StageSparseAOp op;
+  ARingType ring;
+  format::FragmentGeometry geometry;
+  Value values, meta, pair, firstTile;
+  int64_t valueBits;
+  /// As load_sparse_a: a tile that spans V blocks may reach past the
+  /// fragment arrays' rows (the last block tile of R), and reads the last
+  /// row tile there. Only then is the row tile clamped: the clamp costs
+  /// the producer thread registers it has few of.
+  bool spansBlocks;
+
+  Value rowTile(KernelIRBuilder &kb, Value j) const {
+    Value tile = kb.add(firstTile, j);
+    return spansBlocks ? kb.minu(tile, kb.c32(geometry.rowTiles - 1)) : tile;
+  }
+  /// The pair's value bytes of the matrix's row tile `tile`.
+  Value valuesOf(KernelIRBuilder &kb, Value tile) const {
+    Value kTile = kb.add(kb.mul(tile, kb.c32(geometry.kTiles)),
+                         kb.mul(pair, kb.c32(ring.getKTiles())));
+    return kb.offsetBytes(
+        values, kb.mul(kb.zext64(kTile),
+                       kb.c64(geometry.valuesPerTile() * valueBits / 8)));
+  }
+  /// The pair's metadata words of the matrix's row tile `tile`.
+  Value metaOf(KernelIRBuilder &kb, Value tile) const {
+    Value unit =
+        kb.add(kb.mul(tile, kb.c32(geometry.metaUnitsPerRowTile())), pair);
+    return kb.elementAddress(meta, kb.mul(unit, kb.c32(format::kWarpLanes)), 4);
+  }
+};
+
+/// The block's threads copy the slot's 16-byte chunks round-robin with
+/// cp.async.cg: chunk c of its values (row tile c / chunks per tile), then
+/// chunk c of its metadata; a slot is its row tiles' values and then their
+/// metadata, each contiguous, so chunk c lands 16 c bytes into its part. A
+/// thread whose chunk lies past the part copies nothing: a zero-filling
+/// copy aimed at another thread's chunk would race with that copy. One
+/// commit group, as a gather.
+void stageByBlock(KernelIRBuilder &kb, const StagedASources &from,
+                  CopyLayoutAttr layout, Value slotBase) {
+  int64_t threads = layout.getThreads();
+  Value tid = kb.threadIdX();
+  auto copyPart = [&](int64_t partOffset, int64_t chunksPerTile,
+                      function_ref<Value(Value)> tileSource) {
+    int64_t chunks = from.ring.getRowTiles() * chunksPerTile;
+    for (int64_t first = 0; first < chunks; first += threads) {
+      Value c = kb.add(tid, kb.c32(first));
+      auto copy = [&] {
+        Value j = kb.divu(c, kb.c32(chunksPerTile));
+        Value within = kb.remu(c, kb.c32(chunksPerTile));
+        Value source = kb.offsetBytes(tileSource(from.rowTile(kb, j)),
+                                      kb.mul(within, kb.c32(16)));
+        Value to = kb.offsetBytes(
+            slotBase, kb.add(kb.c32(partOffset), kb.mul(c, kb.c32(16))));
+        NVVM::CpAsyncOp::create(kb.builder(), kb.location(), to, source, 16,
+                                NVVM::LoadCacheModifierKind::CG, Value());
+      };
+      if (first + threads <= chunks)
+        copy();
+      else
+        kb.ifThen(kb.ult(c, kb.c32(chunks)), copy);
+    }
+  };
+  copyPart(0, from.ring.getValueBytesPerRowTile() / 16,
+           [&](Value tile) { return from.valuesOf(kb, tile); });
+  copyPart(from.ring.getMetaOffset(), ARingType::kMetaBytesPerRowTile / 16,
+           [&](Value tile) { return from.metaOf(kb, tile); });
+  NVVM::CpAsyncCommitGroupOp::create(kb.builder(), kb.location());
+}
+
 struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(StageSparseAOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getLayout())
-      return rewriter.notifyMatchFailure(
-          op, "cp.async staging by the producer threads is not lowered");
     ARingType ring = op.getRing().getType();
     RankedTensorType matrix = op.getMatrix();
     std::optional<format::FragmentGeometry> geometry =
@@ -86,6 +160,24 @@ struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
                                          "no fragment storage of the matrix");
     KernelIRBuilder kb(rewriter, op.getLoc());
     Value slot = adaptor.getSlot().front();
+    int64_t tileRows = ring.getTile().getRows();
+    int64_t coveredTiles =
+        llvm::divideCeil(matrix.getDimSize(0), tileRows) * tileRows / 16;
+    StagedASources from{
+        op, ring, *geometry, adaptor.getValues().front(),
+        adaptor.getMeta().front(), adaptor.getPair().front(),
+        kb.shru(adaptor.getRow().front(), kb.c32(4)),
+        // Values are addressed by byte: an i4 matrix packs two per byte.
+        matrix.getElementType().getIntOrFloatBitWidth(),
+        tileRows > getVNMEncoding(matrix).getV() &&
+            coveredTiles > geometry->rowTiles};
+    if (std::optional<CopyLayoutAttr> layout = op.getLayout()) {
+      stageByBlock(kb, from, *layout,
+                   kb.offsetBytes(adaptor.getRing().front(),
+                                  kb.mul(slot, kb.c32(ring.getSlotBytes()))));
+      rewriter.eraseOp(op);
+      return success();
+    }
     Value full = getSlotBarrier(kb, op, ring.getStages(), slot, false);
     Value dst = kb.add(kb.sharedAddress(adaptor.getRing().front()),
                        kb.mul(slot, kb.c32(ring.getSlotBytes())));
@@ -97,12 +189,11 @@ struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
       std::optional<StagedATensorMaps> maps = getStagedATensorMaps(op);
       if (!maps)
         return rewriter.notifyMatchFailure(op, "no tensor maps of the arrays");
-      Value rowTile = kb.shru(adaptor.getRow().front(), kb.c32(4));
-      Value pair = adaptor.getPair().front();
       auto box = [&](Value to, Value map, int64_t wordsPerPair) {
         kb.ptx("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
                "complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
-               {to, map, kb.mul(pair, kb.c32(wordsPerPair)), rowTile, full},
+               {to, map, kb.mul(from.pair, kb.c32(wordsPerPair)),
+                from.firstTile, full},
                "r,l,r,r,r");
       };
       box(dst, valuesMap.getOperand(0), maps->valueBoxWords);
@@ -111,43 +202,18 @@ struct StageSparseALowering : OpConversionPattern<StageSparseAOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    Value values = adaptor.getValues().front();
-    Value meta = adaptor.getMeta().front();
-    Value pair = adaptor.getPair().front();
-    Value firstTile = kb.shru(adaptor.getRow().front(), kb.c32(4));
-    // Values are addressed by byte: an i4 matrix packs two per byte.
-    int64_t valueBits = matrix.getElementType().getIntOrFloatBitWidth();
-    // As load_sparse_a: a tile that spans V blocks may reach past the
-    // fragment arrays' rows (the last block tile of R), and reads the last
-    // row tile there. Only then is the row tile clamped: the clamp costs
-    // the producer thread registers it has few of.
-    int64_t tileRows = ring.getTile().getRows();
-    int64_t coveredTiles =
-        llvm::divideCeil(matrix.getDimSize(0), tileRows) * tileRows / 16;
-    bool spansBlocks = tileRows > getVNMEncoding(matrix).getV() &&
-                       coveredTiles > geometry->rowTiles;
-    auto bulk = [&](Value to, Value from, int64_t bytes) {
+    auto bulk = [&](Value to, Value source, int64_t bytes) {
       kb.ptx("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
              "bytes [$0], [$1], $2, [$3];",
-             {to, from, kb.c32(bytes), full}, "r,l,r,r");
+             {to, source, kb.c32(bytes), full}, "r,l,r,r");
     };
     for (int64_t j = 0; j < ring.getRowTiles(); ++j) {
-      Value rowTile = kb.add(firstTile, kb.c32(j));
-      if (spansBlocks)
-        rowTile = kb.minu(rowTile, kb.c32(geometry->rowTiles - 1));
-      Value tile = kb.add(kb.mul(rowTile, kb.c32(geometry->kTiles)),
-                          kb.mul(pair, kb.c32(ring.getKTiles())));
+      Value tile = from.rowTile(kb, kb.c32(j));
       bulk(kb.add(dst, kb.c32(j * ring.getValueBytesPerRowTile())),
-           kb.offsetBytes(values, kb.mul(kb.zext64(tile),
-                                         kb.c64(geometry->valuesPerTile() *
-                                                valueBits / 8))),
-           ring.getValueBytesPerRowTile());
-      Value unit = kb.add(
-          kb.mul(rowTile, kb.c32(geometry->metaUnitsPerRowTile())), pair);
+           from.valuesOf(kb, tile), ring.getValueBytesPerRowTile());
       bulk(kb.add(dst, kb.c32(ring.getMetaOffset() +
                               j * ARingType::kMetaBytesPerRowTile)),
-           kb.elementAddress(meta, kb.mul(unit, kb.c32(format::kWarpLanes)), 4),
-           ARingType::kMetaBytesPerRowTile);
+           from.metaOf(kb, tile), ARingType::kMetaBytesPerRowTile);
     }
     rewriter.eraseOp(op);
     return success();

@@ -100,7 +100,8 @@ struct ChooseConfigPass
   /// kernels. Tiling options of the mma.sp kernels keep auto on them.
   bool warpSpecializedRecipe() const {
     bool mmaSpTiling = blockRows || warpRows || warpsN || stages ||
-                       blocksPerSM != -1 || unroll || kSplits > 1;
+                       blocksPerSM != -1 || unroll || kSplits > 1 ||
+                       stagedA == 1;
     bool autoHopper = recipe == "auto" && chip == "sm_90a" && !mmaSpTiling;
     return recipe == "wgmma-sp-ws" || autoHopper;
   }
@@ -177,6 +178,11 @@ struct ChooseConfigPass
                     chip + "'");
     if (as24 < -1 || as24 > 1)
       return reject("as-2-4 must be -1 (choose), 0 or 1");
+    if (stagedA < -1 || stagedA > 1)
+      return reject("staged-a must be -1 (choose), 0 or 1");
+    if (stagedA == 1 && hopper)
+      return reject("staged-a stages the mma.sp kernels' A fragments: it "
+                    "needs recipe=mma-sp or auto");
     if (as24 == 1 && !warpSpecializedRecipe())
       return reject("as-2-4=1 runs on the warp-specialized kernel: it needs "
                     "recipe=wgmma-sp-ws, or recipe=auto with chip=sm_90a "
@@ -283,6 +289,10 @@ struct ChooseConfigPass
     kernel::TilingOptions mmaSpOptions = options;
     mmaSpOptions.kSplits =
         kernel::chooseKSplits(kSplits, rhsDim(op, 0), m, groupColumns);
+    // Weight-only quantized kernels dequantize A in registers: staged_a
+    // does not apply to them (as a given tiling, it is refused).
+    bool dequantizes = integerWeight && !integerMma;
+    mmaSpOptions.stagedA = stagedA == 1 && !dequantizes;
     Attribute mmaSpTiling = kernel::chooseSpmmConfig(
         &getContext(), encoding.getV(), m, integerWeight, groupSize.has_value(),
         tokenMajor, mmaSpOptions);

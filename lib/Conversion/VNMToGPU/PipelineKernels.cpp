@@ -57,13 +57,14 @@ std::optional<Placement> placeTileOp(Operation *op, int64_t stages) {
         op->getUsers(), [](Operation *user) { return isa<LoadBOp>(user); });
     return selectsInLoadB ? Placement{stages - 1, 1} : Placement{0, 0};
   }
-  if (isa<GatherOp, CopyTileOp>(op))
+  if (isa<GatherOp, CopyTileOp, StageSparseAOp>(op))
     return Placement{1, 3};
   if (isa<LoadSparseAOp>(op))
     return Placement{stages - 1, 1};
   if (isa<WaitOp>(op))
     return Placement{stages, 2};
-  if (isa<LoadBOp, MmaSpOp, WgmmaSpOp, GroupScaleOp>(op))
+  // A staged with B is read from its slot after the wait, with the MMAs.
+  if (isa<LoadStagedAOp, LoadBOp, MmaSpOp, WgmmaSpOp, GroupScaleOp>(op))
     return Placement{stages, 4};
   return std::nullopt;
 }
@@ -145,8 +146,9 @@ scheduledOps(scf::ForOp loop, const DenseMap<Operation *, Placement> &place) {
 /// pipelined order; a loop-carried value is yielded by an op of the same
 /// or an earlier stage than its readers; the copies come from one stage
 /// and the waits from one later stage. Returns the number of copies a wait
-/// may leave pending in the pipelined loop: those issued after the awaited
-/// one, waitStage - copyStage - 1.
+/// may leave pending in the pipelined loop: those of the iterations issued
+/// after the awaited one, (waitStage - copyStage - 1) times the copies of
+/// one iteration (B's, and A's where the block stages it).
 FailureOr<int64_t>
 checkSchedule(scf::ForOp loop, const DenseMap<Operation *, Placement> &place) {
   Block *body = loop.getBody();
@@ -195,16 +197,21 @@ checkSchedule(scf::ForOp loop, const DenseMap<Operation *, Placement> &place) {
       return failure();
   }
   std::optional<int64_t> copyStage, waitStage;
+  int64_t copies = 0;
   for (Operation *op : ops) {
-    if (!isa<GatherOp, CopyTileOp, WaitOp>(op))
+    if (!isa<GatherOp, CopyTileOp, StageSparseAOp, WaitOp>(op))
       continue;
     std::optional<int64_t> &seen = isa<WaitOp>(op) ? waitStage : copyStage;
+    if (seen && *seen != place.lookup(op).stage)
+      return op->emitOpError("kernel K loop needs all its ring copies in one "
+                             "stage and all its waits in one");
     seen = place.lookup(op).stage;
+    copies += !isa<WaitOp>(op);
   }
   if (!copyStage || !waitStage || *waitStage <= *copyStage)
     return loop.emitOpError("kernel K loop needs its ring copies in an "
                             "earlier stage than its waits");
-  return *waitStage - *copyStage - 1;
+  return (*waitStage - *copyStage - 1) * copies;
 }
 
 struct PipelineKernelsPass

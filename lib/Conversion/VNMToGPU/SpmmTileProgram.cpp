@@ -308,6 +308,18 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
   if (groupScales)
     carried.push_back(ZeroOp::create(builder, loc, types.acc));
   TypeAttr matrix = TypeAttr::get(types.matrix);
+  // staged_a: the block's threads copy each pair's A fragments into an A
+  // ring with B's slot; the MMAs read them from there after the wait. An
+  // i4 weight (W4A8) is staged as its packed nibbles.
+  Value aring;
+  CopyLayoutAttr aCopy;
+  if (cfg.stagedA) {
+    int64_t valueBits = cfg.elementType.isSignlessInteger(4) ? 4 : 0;
+    aring = AllocRingOp::create(
+        builder, loc, ARingType::get(context, cfg.stages, types.a, valueBits),
+        128);
+    aCopy = CopyLayoutAttr::get(context, cfg.threads(), 1);
+  }
 
   Value lower = arith::ConstantIndexOp::create(builder, loc, 0);
   Value upper =
@@ -350,10 +362,17 @@ gpu::GPUFuncOp vnm::kernel::buildSpmmTileProgram(OpBuilder &builder,
           GatherOp::create(b, loc, arg.rhs, pair, col, colloc, arg.n, arg.ldb,
                            ring, slot, matrix);
         }
-        Value a = LoadSparseAOp::create(b, loc, types.a, arg.values, arg.meta,
-                                        row, pair, matrix);
+        Value a;
+        if (aring)
+          StageSparseAOp::create(b, loc, arg.values, arg.meta, row, pair, aring,
+                                 slot, matrix, aCopy);
+        else
+          a = LoadSparseAOp::create(b, loc, types.a, arg.values, arg.meta, row,
+                                    pair, matrix);
         WaitOp::create(b, loc, ring, b.getI64IntegerAttr(0),
                        cfg.warpgroupMma ? b.getUnitAttr() : UnitAttr());
+        if (aring)
+          a = LoadStagedAOp::create(b, loc, types.a, aring, slot);
         Value sum = groupScales ? acc[1] : acc[0];
         for (int64_t kStep = 0; kStep < types.stepsPerPair(); ++kStep) {
           if (cfg.warpgroupMma) {

@@ -115,6 +115,29 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
            "clusters)";
   if (std::string why = config.checkKSplits(); !why.empty())
     return why;
+  // Staged fragments reach the MMA as they are (i4 nibbles widened only for
+  // the i8 MMA): the weight-only kernels dequantize them in registers.
+  if (config.stagedA && config.dequantizesWeight())
+    return "staged_a stages A fragments for the MMA as they are; the "
+           "weight-only quantized kernels (W8A16, W4A16) dequantize theirs "
+           "in registers and load them from global memory";
+  // The A ring sits in static shared memory next to B's ring, which takes
+  // the block's dynamic shared memory once the two exceed the static limit.
+  // Per 16-row tile and pair: two k32 tiles of 16-bit values, one k64 tile
+  // of i8, or its packed nibbles; and the metadata words.
+  int64_t valueBytes = vnm_gpu::ARingType::kValueBytesPerKTile *
+                       (config.isInteger() ? 1 : 2) /
+                       (config.elementType.isSignlessInteger(4) ? 2 : 1);
+  int64_t aRingBytes = config.stages * config.blockM / 16 *
+                       (valueBytes + vnm_gpu::ARingType::kMetaBytesPerRowTile);
+  if (config.stagedA && aRingBytes > vnm_gpu::kMaxStaticSharedBytes)
+    return "staged_a keeps the A ring in static shared memory (at most " +
+           std::to_string(vnm_gpu::kMaxStaticSharedBytes / 1024) +
+           " KiB): " + std::to_string(config.stages) + " stages of " +
+           std::to_string(config.blockM) + " rows take " +
+           std::to_string(aRingBytes) +
+           " bytes; take fewer stages or 64-row "
+           "blocks";
   // A is addressed with 32-bit element offsets; the product is checked
   // without overflowing.
   int64_t elements = 0;
@@ -223,9 +246,9 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
                  : 1;
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
-  return vnm_gpu::MmaSpTilingAttr::get(context, blockRows, 128,
-                                       blockRows / warpRows, warpsN, stages,
-                                       blocksPerSM, unroll, options.kSplits);
+  return vnm_gpu::MmaSpTilingAttr::get(
+      context, blockRows, 128, blockRows / warpRows, warpsN, stages,
+      blocksPerSM, unroll, options.kSplits, options.stagedA);
 }
 
 vnm_gpu::WgmmaSpTilingAttr

@@ -98,6 +98,10 @@ struct SpmmKernelConfig {
   /// Blocks that share one tile's K loop (sm_90; 1: none): consecutive
   /// along grid y, one cluster, each running kTilePairs() / kSplits pairs.
   int64_t kSplits = 1;
+  /// A fragments and metadata copied into a shared A ring with B's slot
+  /// and read from there (staged_a), instead of loaded from global memory
+  /// one pair ahead into registers.
+  bool stagedA = false;
 
   int64_t threads() const {
     return 32 * warpsM * warpsN + kProducerThreads * warpSpecialized;
@@ -137,6 +141,7 @@ struct SpmmKernelConfig {
     unroll = config.getUnroll();
     clusterRows = 1;
     kSplits = config.getKSplits();
+    stagedA = config.getStagedA();
   }
   int64_t groups() const { return (cols + m - 1) / m; }
   /// With M = 4 every group keeps all four of its columns (colidx is 0 1 2 3
@@ -199,6 +204,8 @@ struct TilingOptions {
   bool as24 = false;
   /// K splits of the mma.sp kernels (1: none).
   int64_t kSplits = 1;
+  /// The mma.sp kernels stage A through a shared ring (staged_a).
+  bool stagedA = false;
   /// The warp-specialized kernel's N is static and small
   /// (narrowTilesFit): 128-column tiles unless block columns are given.
   bool narrowN = false;

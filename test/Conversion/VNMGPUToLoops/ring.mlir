@@ -11,9 +11,11 @@
 !b = !vnm_gpu.b_frag<32x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
 
 // CHECK-LABEL: func.func @ring_cpu
+// The copy count, shared by the block's rings.
+// CHECK: %[[COPIES:.*]] = memref.alloc() : memref<1xi64>
 // CHECK: %[[SLOTS:.*]] = memref.alloc() : memref<3x64x128xf16>
 // CHECK: %[[SHADOW:.*]] = memref.alloc() : memref<3x64x128xf16>
-// CHECK: %[[STATE:.*]] = memref.alloc() : memref<7xi64>
+// CHECK: %[[STATE:.*]] = memref.alloc() : memref<6xi64>
 // CHECK: %[[CL:.*]] = memref.alloc() : memref<16x4xi32>
 // CHECK: %[[B:.*]] = memref.alloc() : memref<32x128xf16>
 // alloc_ring: NaN in the slots and their shadows.
@@ -48,11 +50,11 @@
 // CHECK: %[[ROW:.*]] = arith.addi %[[J4]], %[[I]]
 // CHECK: memref.store %[[V]], %[[SHADOW]][%[[SLOT:.*]], %[[ROW]], %[[C]]]
 // Its sequence number is the copy count, which goes up.
-// CHECK: %[[SEQ:.*]] = memref.load %[[STATE]][%c6
+// CHECK: %[[SEQ:.*]] = memref.load %[[COPIES]][%c0
 // CHECK: memref.store %[[SEQ]], %[[STATE]][%[[SLOT]]]
 
 // wait pending(1): copies numbered below count - 1 land.
-// CHECK: %[[COUNT:.*]] = memref.load %[[STATE]][%c6
+// CHECK: %[[COUNT:.*]] = memref.load %[[COPIES]][%c0
 // CHECK: %[[LIMIT:.*]] = arith.subi %[[COUNT]], %c1_i64
 // CHECK: scf.for %[[S:.*]] = %{{.*}} to %c3
 // CHECK: %[[Q:.*]] = memref.load %[[STATE]][%[[S]]]

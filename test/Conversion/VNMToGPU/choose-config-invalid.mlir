@@ -23,6 +23,8 @@
 // RUN: not vnm-opt %s --vnm-choose-config="k-splits=-1" 2>&1 | FileCheck %s --check-prefix=SPLITS
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_80 k-splits=2" 2>&1 | FileCheck %s --check-prefix=SPLITS-CHIP
 // RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp k-splits=2" 2>&1 | FileCheck %s --check-prefix=SPLITS-RECIPE
+// RUN: not vnm-opt %s --vnm-choose-config="staged-a=2" 2>&1 | FileCheck %s --check-prefix=STAGED
+// RUN: not vnm-opt %s --vnm-choose-config="chip=sm_90a recipe=wgmma-sp-ws staged-a=1" 2>&1 | FileCheck %s --check-prefix=STAGED-RECIPE
 
 // ROWS: error: vnm-choose-config: block-rows must be 0, 64 or 128
 // WARP: error: vnm-choose-config: warp-rows must be 0, 32 or 64
@@ -41,6 +43,8 @@
 // CHIP: error: vnm-choose-config: no spmm kernel recipe for chip 'sm_75' (sm_80, sm_90, sm_90a)
 // SPLITS: error: vnm-choose-config: k-splits must be 0 or in [1, 8] (8: the portable cluster size)
 // SPLITS-CHIP: error: vnm-choose-config: k-splits needs chip sm_90 or sm_90a (the splits of a tile run as one cluster)
+// STAGED: error: vnm-choose-config: staged-a must be -1 (choose), 0 or 1
+// STAGED-RECIPE: error: vnm-choose-config: staged-a stages the mma.sp kernels' A fragments: it needs recipe=mma-sp or auto
 // SPLITS-RECIPE: error: vnm-choose-config: k-splits splits the mma.sp kernels' K loop: it needs recipe=mma-sp or auto
 !w = tensor<1024x256xf16, #vnm.encoding<v = 128, n = 2, m = 8>>
 func.func @spmm(%w: !w, %x: tensor<256x64xf16>) -> tensor<1024x64xf32> {

@@ -275,3 +275,29 @@ func.func @w8a8_as_2_4(%v: memref<64x4xi8>, %c: memref<1x2x4xi8>, %m: memref<64x
                                     vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [64, 128], warpgroups = 1, stages = 4, producers = 1, as_2_4 = true>}
   return
 }
+
+// -----
+
+// staged_a hands the staged fragments to the MMA as they are: a weight-only
+// kernel (W4A16) dequantizes its A in registers.
+func.func @staged_w4a16(%v: memref<128x256xi4>, %c: memref<2x128x4xi8>,
+                        %m: memref<128x256xi8>, %x: memref<1024x32xf16>,
+                        %s: memref<128xf32>, %y: memref<128x32xf16>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: staged_a stages A fragments for the MMA as they are; the weight-only quantized kernels (W8A16, W4A16) dequantize theirs in registers and load them from global memory}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x256xi4>, memref<2x128x4xi8>, memref<128x256xi8>, memref<1024x32xf16>)
+      weight_scales(%s : memref<128xf32>) outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, staged_a = true>}
+  return
+}
+
+// -----
+
+// The A ring stays in static shared memory: six stages of 128 rows (8 row
+// tiles of 1152 bytes each) take 55296 bytes.
+func.func @staged_too_deep(%v: memref<128x256xf16>, %c: memref<1x128x4xi8>,
+                           %m: memref<128x256xi8>, %x: memref<1024x32xf16>,
+                           %y: memref<128x32xf16>) {
+  // expected-error @+1 {{vnm-lower-to-gpu: staged_a keeps the A ring in static shared memory (at most 48 KiB): 6 stages of 128 rows take 55296 bytes; take fewer stages or 64-row blocks}}
+  vnm.storage.spmm ins(%v, %c, %m, %x : memref<128x256xf16>, memref<1x128x4xi8>, memref<128x256xi8>, memref<1024x32xf16>)
+      outs(%y : memref<128x32xf16>) {encoding = #vnm.encoding<v = 128, n = 2, m = 8>, vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 6, blocks_per_sm = 0, staged_a = true>}
+  return
+}

@@ -8,8 +8,8 @@ func.func private @f() -> !vnm_gpu.a_ring<9, !vnm_gpu.sparse_a<64x64xf16, #vnm_g
 
 // -----
 
-// expected-error @+1 {{!vnm_gpu.a_ring (C2): a slot holds one k-tile pair (64 columns) of a wgmma_sp_m64nNk32 (f16, bf16) or wgmma_sp_m64nNk64 (i8) tile, got '!vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>'}}
-func.func private @f() -> !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>>
+// expected-error @+1 {{!vnm_gpu.a_ring (C2): a slot holds one k-tile pair (64 columns) of a sparse A tile, got '!vnm_gpu.sparse_a<64x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>'}}
+func.func private @f() -> !vnm_gpu.a_ring<4, !vnm_gpu.sparse_a<64x128xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>>
 
 // -----
 
@@ -34,10 +34,9 @@ gpu.module @two_dynamic {
 gpu.module @outside {
   gpu.func @outside(%v: memref<?xf16>, %meta: memref<?xi32>, %i: i32) kernel {
     %aring = vnm_gpu.alloc_ring : !vnm_gpu.a_ring<4, !xa>
-    // expected-error @+1 {{'vnm_gpu.stage_sparse_a' op (C6): only the produce region of a vnm_gpu.produce_consume stages A fragments (its protocol lands them before they are read)}}
+    // expected-error @+1 {{'vnm_gpu.stage_sparse_a' op (C6): without a copy layout only the produce region of a vnm_gpu.produce_consume stages A fragments (its protocol lands them before they are read)}}
     vnm_gpu.stage_sparse_a %v, %meta[%i, %i] into %aring[%i]
-        {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 1>,
-         matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        {matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
         : memref<?xf16>, memref<?xi32>, !vnm_gpu.a_ring<4, !xa>
     gpu.return
   }
@@ -49,7 +48,7 @@ gpu.module @outside {
 gpu.module @outside {
   gpu.func @outside(%i: i32) kernel {
     %aring = vnm_gpu.alloc_ring : !vnm_gpu.a_ring<4, !xa>
-    // expected-error @+1 {{'vnm_gpu.load_staged_a' op (C2): only the consume region of a vnm_gpu.produce_consume reads staged A fragments}}
+    // expected-error @+1 {{'vnm_gpu.load_staged_a' op (C2): staged A fragments are read in the consume region of a vnm_gpu.produce_consume, or outside one from a ring that the block's threads stage (a vnm_gpu.stage_sparse_a with a copy layout)}}
     %a = vnm_gpu.load_staged_a %aring[%i] : !vnm_gpu.a_ring<4, !xa> -> !xa
     gpu.return
   }

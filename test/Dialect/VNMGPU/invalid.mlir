@@ -292,7 +292,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %ci: memref<?xi32>, %x: memref<?xf16>, %y: memref<?xf16>, %yf: memref<?xf32>, %i: i32) kernel {
     %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
-    // expected-error @+1 {{'vnm_gpu.wait' op (C1): pending must be in [0, 2] for a ring of 3 stages, got 3}}
+    // expected-error @+1 {{'vnm_gpu.wait' op (C1): pending must be in [0, 2] for 1 ring(s) of 3 stages, got 3}}
     vnm_gpu.wait %r pending(3) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
     gpu.return
   }
@@ -652,8 +652,30 @@ func.func private @config_c7_low() attributes {cfg = #vnm_gpu.mma_sp_tiling<bloc
 
 // -----
 
-// expected-error @+1 {{expected `unroll` or `k_splits` (in that order, each at most once), got `unroll`}}
+// expected-error @+1 {{expected `unroll` or `k_splits` or `staged_a` (in that order, each at most once), got `unroll`}}
 func.func private @config_order() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 2, unroll = 3>}
+
+// -----
+
+// expected-error @+1 {{expected `true` or `false` for `staged_a`, got `yes`}}
+func.func private @config_staged_word() attributes {cfg = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, staged_a = yes>}
+
+// -----
+
+// A wait in a kernel that stages A by its threads counts both rings' copies.
+gpu.module @m {
+  gpu.func @k(%v: memref<?xf16>, %meta: memref<?xi32>, %i: i32) kernel {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    %aring = vnm_gpu.alloc_ring : !vnm_gpu.a_ring<3, !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>>
+    vnm_gpu.stage_sparse_a %v, %meta[%i, %i] into %aring[%i]
+        {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 1>,
+         matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        : memref<?xf16>, memref<?xi32>, !vnm_gpu.a_ring<3, !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>>
+    // expected-error @+1 {{'vnm_gpu.wait' op (C1): pending must be in [0, 5] for 2 ring(s) of 3 stages, got 6}}
+    vnm_gpu.wait %r pending(6) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    gpu.return
+  }
+}
 
 //===----------------------------------------------------------------------===//
 // reduce_k_splits

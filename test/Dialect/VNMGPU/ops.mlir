@@ -358,3 +358,31 @@ func.func private @split_tilings() attributes {
   s = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 4>,
   u = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3, k_splits = 2>,
   w = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 1, k_splits = 1>}
+
+// A staged by the block's threads (staged_a): a copy layout, outside a
+// produce_consume; load_staged_a reads the ring after the wait, which counts
+// the A copies with B's (pending up to 2 S - 1). staged_a prints only when
+// true.
+// CHECK-LABEL: gpu.func @staged_a
+// CHECK: vnm_gpu.stage_sparse_a %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] into %{{.*}}[%{{.*}}] {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 1>, matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+// CHECK: vnm_gpu.wait %{{.*}} pending(5)
+// CHECK: vnm_gpu.load_staged_a %{{.*}}[%{{.*}}] : !vnm_gpu.a_ring<3, !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>> -> !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+// CHECK: func.func private @staged_tilings() attributes {f = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>, t = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3, staged_a = true>}
+!sta = !vnm_gpu.sparse_a<64x64xf16, #vnm_gpu.mma<mma_sp_m16n8k32, warps = [2, 2]>>
+gpu.module @staged_a {
+  gpu.func @staged_a(%v: memref<?xf16>, %meta: memref<?xi32>, %i: i32) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %r = vnm_gpu.alloc_ring : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    %aring = vnm_gpu.alloc_ring : !vnm_gpu.a_ring<3, !sta>
+    vnm_gpu.stage_sparse_a %v, %meta[%i, %i] into %aring[%i]
+        {layout = #vnm_gpu.copy<threads = 128, rows_per_thread = 1>,
+         matrix = tensor<4096x4096xf16, #vnm.encoding<v = 64, n = 2, m = 8>>}
+        : memref<?xf16>, memref<?xi32>, !vnm_gpu.a_ring<3, !sta>
+    vnm_gpu.wait %r pending(5) : !vnm_gpu.ring<3x64x128xf16, #vnm_gpu.swizzle<chunk = 16, period = 8>>
+    %a = vnm_gpu.load_staged_a %aring[%i] : !vnm_gpu.a_ring<3, !sta> -> !sta
+    gpu.return
+  }
+}
+func.func private @staged_tilings() attributes {
+  t = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3, staged_a = true>,
+  f = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, staged_a = false>}

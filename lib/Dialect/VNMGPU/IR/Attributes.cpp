@@ -14,14 +14,16 @@ using namespace vnm::vnm_gpu;
 
 namespace {
 
-/// An optional trailing `key = integer` field of an attribute's syntax.
+/// An optional trailing `key = integer` (or, with `flag`, `key = true` or
+/// `false`) field of an attribute's syntax.
 struct OptionalField {
   StringRef key;
   int64_t *value;
+  bool *flag = nullptr;
 };
 
-/// Parses the optional trailing fields `, key = integer`, each at most
-/// once and in the order of `fields`; the ones left out keep their values.
+/// Parses the optional trailing fields `, key = value`, each at most once
+/// and in the order of `fields`; the ones left out keep their values.
 ParseResult parseOptionalFields(AsmParser &parser,
                                 ArrayRef<OptionalField> fields) {
   size_t next = 0;
@@ -42,6 +44,17 @@ ParseResult parseOptionalFields(AsmParser &parser,
              << " (in that order, each at most once), got `" << key << "`";
     }
     next = field - fields.begin() + 1;
+    if (field->flag) {
+      StringRef word;
+      SMLoc wordAt = parser.getCurrentLocation();
+      if (parser.parseKeyword(&word))
+        return failure();
+      if (word != "true" && word != "false")
+        return parser.emitError(wordAt) << "expected `true` or `false` for `"
+                                        << key << "`, got `" << word << "`";
+      *field->flag = word == "true";
+      continue;
+    }
     if (parser.parseInteger(*field->value))
       return failure();
   }
@@ -177,7 +190,7 @@ LogicalResult
 MmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t blockRows, int64_t blockCols, int64_t warpsM,
                         int64_t warpsN, int64_t stages, int64_t blocksPerSM,
-                        int64_t unroll, int64_t kSplits) {
+                        int64_t unroll, int64_t kSplits, bool stagedA) {
   if ((blockRows != 64 && blockRows != 128) || blockCols != 128)
     return emitError() << "#vnm_gpu.mma_sp_tiling (C1): block must be "
                           "[64, 128] or [128, 128], got ["
@@ -218,10 +231,11 @@ MmaSpTilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 /// `<block = [BM, BN], warps = [WM, WN], stages = S, blocks_per_sm = B[,
-/// unroll = U][, k_splits = K]>`.
+/// unroll = U][, k_splits = K][, staged_a = true]>`.
 Attribute MmaSpTilingAttr::parse(AsmParser &parser, Type) {
   int64_t blockRows = 0, blockCols = 0, warpsM = 0, warpsN = 0, stages = 0,
           blocksPerSM = 0, unroll = 1, kSplits = 1;
+  bool stagedA = false;
   if (parser.parseLess() || parser.parseKeyword("block") ||
       parser.parseEqual() || parser.parseLSquare() ||
       parser.parseInteger(blockRows) || parser.parseComma() ||
@@ -235,13 +249,14 @@ Attribute MmaSpTilingAttr::parse(AsmParser &parser, Type) {
       parser.parseComma() || parser.parseKeyword("blocks_per_sm") ||
       parser.parseEqual() || parser.parseInteger(blocksPerSM))
     return {};
-  if (parseOptionalFields(parser,
-                          {{"unroll", &unroll}, {"k_splits", &kSplits}}) ||
+  if (parseOptionalFields(parser, {{"unroll", &unroll},
+                                   {"k_splits", &kSplits},
+                                   {"staged_a", nullptr, &stagedA}}) ||
       parser.parseGreater())
     return {};
-  return parser.getChecked<MmaSpTilingAttr>(parser.getContext(), blockRows,
-                                            blockCols, warpsM, warpsN, stages,
-                                            blocksPerSM, unroll, kSplits);
+  return parser.getChecked<MmaSpTilingAttr>(
+      parser.getContext(), blockRows, blockCols, warpsM, warpsN, stages,
+      blocksPerSM, unroll, kSplits, stagedA);
 }
 
 void MmaSpTilingAttr::print(AsmPrinter &printer) const {
@@ -253,6 +268,8 @@ void MmaSpTilingAttr::print(AsmPrinter &printer) const {
     printer << ", unroll = " << getUnroll();
   if (getKSplits() != 1)
     printer << ", k_splits = " << getKSplits();
+  if (getStagedA())
+    printer << ", staged_a = true";
   printer << ">";
 }
 

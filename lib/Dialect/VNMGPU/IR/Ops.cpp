@@ -344,12 +344,20 @@ LogicalResult TmaCopyTileOp::verify() {
 }
 
 LogicalResult WaitOp::verify() {
+  // A wait counts the block's copies into every ring: B's, and an A ring's
+  // where the block's threads stage A, each as many as the ring's slots.
+  int64_t rings = 1;
+  if (auto func = (*this)->getParentOfType<mlir::gpu::GPUFuncOp>())
+    func.walk([&](StageSparseAOp stage) {
+      if (stage.getLayout())
+        rings = 2;
+    });
   int64_t stages = getRing().getType().getStages();
   int64_t pending = getPendingAttr().getInt();
-  if (pending < 0 || pending >= stages)
+  if (pending < 0 || pending >= rings * stages)
     return emitOpError("(C1): pending must be in [0, ")
-           << stages - 1 << "] for a ring of " << stages << " stages, got "
-           << pending;
+           << rings * stages - 1 << "] for " << rings << " ring(s) of "
+           << stages << " stages, got " << pending;
   return verifyInKernel(*this, std::nullopt);
 }
 
@@ -668,10 +676,14 @@ LogicalResult StageSparseAOp::verify() {
     return emitOpError("(C5): the copy's threads take a slot's 16-byte "
                        "chunks round-robin (rows_per_thread = 1), got ")
            << layout->getRowsPerThread();
+  // C6: copies land by the protocol of produce_consume in its produce
+  // region; outside one, the block's copies (a layout) land at a
+  // vnm_gpu.wait, as a gather's do. (produce_consume rejects the consume
+  // region.)
   auto split = (*this)->getParentOfType<ProduceConsumeOp>();
-  if (!split || !split.getProduce().isAncestor((*this)->getParentRegion()))
-    return emitOpError("(C6): only the produce region of a "
-                       "vnm_gpu.produce_consume stages A fragments (its "
+  if (!split && !layout)
+    return emitOpError("(C6): without a copy layout only the produce region "
+                       "of a vnm_gpu.produce_consume stages A fragments (its "
                        "protocol lands them before they are read)");
   return verifyInKernel(*this,
                         layout ? std::optional<int64_t>(layout->getThreads())
@@ -682,10 +694,21 @@ LogicalResult LoadStagedAOp::verify() {
   if (getResult().getType() != getRing().getType().getTile())
     return emitOpError("(C1): the result must be the ring's tile type ")
            << getRing().getType().getTile();
+  // C2: the slot is read where its copy has landed: in the consume region
+  // of a produce_consume, or after the vnm_gpu.wait that lands the block's
+  // copies (a ring staged with a copy layout).
   auto split = (*this)->getParentOfType<ProduceConsumeOp>();
-  if (!split || !split.getConsume().isAncestor((*this)->getParentRegion()))
-    return emitOpError("(C2): only the consume region of a "
-                       "vnm_gpu.produce_consume reads staged A fragments");
+  bool inConsume =
+      split && split.getConsume().isAncestor((*this)->getParentRegion());
+  bool stagedByBlock = llvm::any_of(getRing().getUsers(), [](Operation *user) {
+    auto stage = dyn_cast<StageSparseAOp>(user);
+    return stage && stage.getLayout();
+  });
+  if (split ? !inConsume : !stagedByBlock)
+    return emitOpError("(C2): staged A fragments are read in the consume "
+                       "region of a vnm_gpu.produce_consume, or outside one "
+                       "from a ring that the block's threads stage (a "
+                       "vnm_gpu.stage_sparse_a with a copy layout)");
   return verifyInKernel(*this, getResult().getType().getLayout().getThreads());
 }
 

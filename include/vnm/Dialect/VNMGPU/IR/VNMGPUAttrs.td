@@ -150,7 +150,12 @@ def VNMGPU_MmaSpTilingAttr : VNMGPU_Attr<"MmaSpTiling", "mma_sp_tiling",
     multiprocessor asked of ptxas (0: its choice), and the factor by which
     `vnm-unroll-kernel-loops` unrolls the pipelined K loop (1: not
     unrolled; a multiple of `stages` makes every ring slot a constant).
-    `vnm-choose-config` sets it where it is missing; `vnm-lower-to-gpu`
+    With `k_splits = S` the blocks of S consecutive grid rows split a tile's
+    K loop. With `staged_a = true` the block's threads copy each pair's A
+    fragments and metadata with `cp.async` into an A ring next to B's
+    (`vnm_gpu.stage_sparse_a` with a copy layout), which the MMAs read from
+    shared memory, instead of loading them from global memory one pair
+    ahead into registers. `vnm-choose-config` sets it where it is missing; `vnm-lower-to-gpu`
     builds the tile program from it. See docs/spec.md (section 5) and
     docs/gpu.md.
 
@@ -158,14 +163,16 @@ def VNMGPU_MmaSpTilingAttr : VNMGPU_Attr<"MmaSpTiling", "mma_sp_tiling",
     #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0>
     #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, unroll = 3>
     #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 0, k_splits = 4>
+    #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 4, blocks_per_sm = 0, staged_a = true>
     ```
   }];
   let parameters = (ins "int64_t":$blockRows, "int64_t":$blockCols,
                         "int64_t":$warpsM, "int64_t":$warpsN,
                         "int64_t":$stages, "int64_t":$blocksPerSM,
                         DefaultValuedParameter<"int64_t", "1">:$unroll,
-                        DefaultValuedParameter<"int64_t", "1">:$kSplits);
-  // Two optional trailing fields, each after a comma: a declarative format
+                        DefaultValuedParameter<"int64_t", "1">:$kSplits,
+                        DefaultValuedParameter<"bool", "false">:$stagedA);
+  // Three optional trailing fields, each after a comma: a declarative format
   // could not tell them apart.
   let hasCustomAssemblyFormat = 1;
 }
