@@ -137,7 +137,10 @@ def load_kernel(cp, build_dir, kernel, n):
                                             kernel["ptx"]))
     fn = module.get_function(contract["kernel"])
     dynamic_shared = int(contract["dynamic_shared_bytes"])
-    if dynamic_shared > 48 * 1024:
+    # Static and dynamic shared memory share the 48 KiB a launch may take
+    # unasked: a kernel with both (an A ring and B's ring) needs the
+    # dynamic size allowed even below 48 KiB of it.
+    if dynamic_shared > 0:
         fn.max_dynamic_shared_size_bytes = dynamic_shared
     grid = ((n + contract["grid_x_divisor"] - 1) // contract["grid_x_divisor"],
             contract["grid_y"], 1)

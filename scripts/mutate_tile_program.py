@@ -34,8 +34,8 @@ GENERATED_CASES = [r"^v64_m8_.*_s4_pitch$", r"^v16_m4_.*_s5$",
 # the first match of `where` (None: from the start; "all": every match, for
 # a bound that every copy shares) is replaced; a perturbation whose pattern
 # matches nothing in a program is skipped for it (a plain loop has no
-# steady-state wait). `{S-1}` and `{S-2}` stand for the stage count less
-# one and two.
+# steady-state wait). `{S-1}` and `{S-2}` stand for the copies of the stage
+# count less one and two pairs (two copies a pair where A is staged).
 MUTATIONS = [
     ("steady-state wait leaves S - 1 pending",
      r"pending\({S-2}\)", "pending({S-1})", r"scf\.for %i"),
@@ -154,7 +154,7 @@ GENERATED_MUTATIONS = [
      lambda p: mutate(p, r"vnm_gpu\.mma_sp (%\w+)\[1\]",
                       r"vnm_gpu.mma_sp \1[0]", None)),
     ("A rows and pair swapped",
-     lambda p: mutate(p, r"(load_sparse_a %\w+, %\w+\[)(%\w+), (%[\w#]+)\]",
+     lambda p: mutate(p, r"((?:load|stage)_sparse_a %\w+, %\w+\[)(%\w+), (%[\w#]+)\]",
                       r"\1\3, \2]", None)),
     ("column-locs of row and pair swapped",
      lambda p: mutate(p, r"(load_colloc %\w+\[)(%\w+), (%[\w#]+)\]",
@@ -181,12 +181,19 @@ def stages_of(program):
     return int(re.search(r"!vnm_gpu\.ring<(\d+)x", program).group(1))
 
 
+def copies_per_pair(program):
+    """Commit groups per k-tile pair: B's copy, and A's where the block's
+    threads stage it (staged_a); a wait counts them all."""
+    return 2 if re.search(r"stage_sparse_a .*layout = ", program) else 1
+
+
 def mutate(program, pattern, replacement, where):
-    s = stages_of(program)
-    pattern = pattern.replace("{S-2}", str(s - 2)).replace("{S-1}",
-                                                            str(s - 1))
+    # {S-2} and {S-1}: the copies of that many pairs.
+    s, c = stages_of(program), copies_per_pair(program)
+    pattern = pattern.replace("{S-2}", str(c * (s - 2))).replace(
+        "{S-1}", str(c * (s - 1)))
     if isinstance(replacement, str):
-        replacement = replacement.replace("{S-1}", str(s - 1))
+        replacement = replacement.replace("{S-1}", str(c * (s - 1)))
     compiled = re.compile(pattern)
     expand = (lambda m: m.expand(replacement)) \
         if isinstance(replacement, str) else replacement

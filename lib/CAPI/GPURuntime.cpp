@@ -36,8 +36,6 @@ constexpr int kJitErrorLogBuffer = 5;
 constexpr int kJitErrorLogBufferSizeBytes = 6;
 // CUfunction_attribute: the dynamic shared memory a launch may use.
 constexpr int kFuncMaxDynamicSharedSizeBytes = 8;
-// Without the attribute a kernel may use this much dynamic shared memory.
-constexpr int64_t kDefaultDynamicSharedLimit = 48 * 1024;
 
 /// The driver entry points vnm calls. The `_v2` names are the current ABI
 /// of the calls that have one (the unsuffixed names are kept by the driver
@@ -191,7 +189,10 @@ std::string loadModule(const Driver &driver, Kernel &kernel, VnmStringRef image,
       r != kSuccess)
     return "the kernel image has no kernel '" + kernelName +
            "': " + describe(driver, r);
-  if (kernel.dynamicShared > kDefaultDynamicSharedLimit) {
+  // A kernel with static shared memory too (an A ring next to B's ring in
+  // dynamic shared memory) needs the attribute below the default limit of
+  // its dynamic part: the limit counts both.
+  if (kernel.dynamicShared > 0) {
     if (CUresult r = driver.funcSetAttribute(
             kernel.function, kFuncMaxDynamicSharedSizeBytes,
             static_cast<int>(kernel.dynamicShared));

@@ -88,9 +88,10 @@ class SpmmKernel:
             self._function = module.get_function(contract["kernel"])
         self._module = module
         # Rings beyond 48 KiB are dynamic shared memory, which a kernel may
-        # only use above that size after the host allows it.
+        # only use after the host allows it: above 48 KiB of it, or of it
+        # and the kernel's static shared memory together (an A ring).
         self._dynamic_shared = int(contract.get("dynamic_shared_bytes", 0))
-        if self._dynamic_shared > 48 * 1024:
+        if self._dynamic_shared > 0:
             self._function.max_dynamic_shared_size_bytes = self._dynamic_shared
 
     @classmethod

@@ -120,6 +120,20 @@ def test_large_dynamic_shared_memory_is_allowed_before_launch(kernel_dir):
     """)
 
 
+def test_dynamic_shared_memory_is_allowed_below_48_kib_too(kernel_dir):
+    # A kernel with static shared memory beside its dynamic part (an A ring
+    # next to B's) needs the dynamic part allowed even at 48 KiB: the
+    # default limit counts both. None is asked for a kernel without any.
+    run(kernel_dir, """
+    contract["dynamic_shared_bytes"] = 0
+    GpuKernel(ptx, contract).close()
+    assert counter("max_dynamic_shared") == 0
+    contract["dynamic_shared_bytes"] = 48 * 1024
+    kernel = GpuKernel(ptx, contract)
+    assert counter("max_dynamic_shared") == 48 * 1024
+    """)
+
+
 def test_driver_errors_are_reported_with_their_names_and_logs(kernel_dir):
     run(kernel_dir, """
     def error_of(fn):

@@ -219,7 +219,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     that read B as K x N, in blocks of 8 warps, at M = 4 or with registers
     left to ptxas (`unroll`, done by vnm-unroll-kernel-loops); the
     warp-specialized kernel in 128 x 256 tiles, 128 x 128 where N is static
-    and at most 1024 (float weights, B read K x N); the K loop split
+    and at most 1024 (float weights, B read K x N); A's fragments through
+    a shared ring with B (`staged-a`) for 64-row warp tiles; the K loop split
     over a cluster of blocks only where `k-splits` asks for it. An
     op that already carries a
     `vnm.config` keeps it (per-op override); the options override the
@@ -281,8 +282,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "Copy the mma.sp kernels' A fragments and metadata into a shared "
            "ring with B (cp.async by the block's threads) instead of "
            "loading them into registers one pair ahead: 1 always, 0 never, "
-           "-1 chooses (never, for now; weight-only quantized kernels "
-           "cannot)">,
+           "-1 chooses (64-row warp tiles of float weights reading B as K x "
+           "N; weight-only quantized kernels cannot)">,
     Option<"registerGather", "register-gather", "bool", /*default=*/"false",
            "Tile for the kernels that vnm-fold-transposed-rhs with the same "
            "option hands x[N][K] at M = 8 (registers left to ptxas)">,

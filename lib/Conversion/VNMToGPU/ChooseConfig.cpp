@@ -292,7 +292,7 @@ struct ChooseConfigPass
     // Weight-only quantized kernels dequantize A in registers: staged_a
     // does not apply to them (as a given tiling, it is refused).
     bool dequantizes = integerWeight && !integerMma;
-    mmaSpOptions.stagedA = stagedA == 1 && !dequantizes;
+    mmaSpOptions.stagedA = dequantizes ? 0 : stagedA;
     Attribute mmaSpTiling = kernel::chooseSpmmConfig(
         &getContext(), encoding.getV(), m, integerWeight, groupSize.has_value(),
         tokenMajor, mmaSpOptions);

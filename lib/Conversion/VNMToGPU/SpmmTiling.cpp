@@ -246,9 +246,25 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
                  : 1;
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
+  // A through the ring (staged_a) where measured faster: 64-row warp
+  // tiles, whose rolled loops carried A in registers next to their 128
+  // accumulators. On an H100 they ran 1.06-1.12x the old emitter's speed
+  // with it, the 2:4 ragged 1000 x 4000 case 0.95-0.97x without it
+  // (bench/results/2026-12-07-h100-staged-a/). Elsewhere it was mixed in
+  // that run (three stages in 64-row blocks cost a block per
+  // multiprocessor), so it stays off until measured again. The A ring
+  // must fit static shared memory; the quantized and token-major kernels
+  // were not measured with it.
+  int64_t ringBytes = stages * blockRows / 16 *
+                      (2 * vnm_gpu::ARingType::kValueBytesPerKTile +
+                       vnm_gpu::ARingType::kMetaBytesPerRowTile);
+  bool stagedA =
+      options.stagedA == 1 ||
+      (options.stagedA == -1 && warpRows == 64 && !quantized &&
+       !tokenMajorRhs && ringBytes <= vnm_gpu::kMaxStaticSharedBytes);
   return vnm_gpu::MmaSpTilingAttr::get(
       context, blockRows, 128, blockRows / warpRows, warpsN, stages,
-      blocksPerSM, unroll, options.kSplits, options.stagedA);
+      blocksPerSM, unroll, options.kSplits, stagedA);
 }
 
 vnm_gpu::WgmmaSpTilingAttr

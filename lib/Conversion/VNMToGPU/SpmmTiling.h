@@ -204,8 +204,9 @@ struct TilingOptions {
   bool as24 = false;
   /// K splits of the mma.sp kernels (1: none).
   int64_t kSplits = 1;
-  /// The mma.sp kernels stage A through a shared ring (staged_a).
-  bool stagedA = false;
+  /// The mma.sp kernels stage A through a shared ring (staged_a): 1
+  /// always, 0 never, -1 chooses.
+  int64_t stagedA = -1;
   /// The warp-specialized kernel's N is static and small
   /// (narrowTilesFit): 128-column tiles unless block columns are given.
   bool narrowN = false;
