@@ -188,6 +188,15 @@ inline bool prefersTokenMajor(mlir::Type rhs, int64_t m, bool registerGather) {
 /// (as_2_4).
 inline bool fitsTwoFour(int64_t n, int64_t m) { return n <= 2 && m % 4 == 0; }
 
+/// Bytes of the A ring of staged_a: per stage and 16-row tile, the pair's
+/// values (1 KiB of 16-bit k32 tiles, 512 bytes of an i8 k64 tile, 256 of
+/// its packed nibbles) and its metadata words.
+inline int64_t stagedARingBytes(int64_t stages, int64_t blockRows,
+                                int64_t valueBytesPerRowTile) {
+  return stages * blockRows / 16 *
+         (valueBytesPerRowTile + vnm_gpu::ARingType::kMetaBytesPerRowTile);
+}
+
 /// Whether a block tile of `blockRows` rows fits the V:N:M format: inside
 /// one V block, or anywhere when M = 4 (see identityGather).
 bool blockRowsFitFormat(int64_t blockRows, int64_t v, int64_t m);
