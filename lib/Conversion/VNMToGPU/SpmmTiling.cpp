@@ -123,11 +123,9 @@ std::string vnm::kernel::checkSpmmKernelConfig(const SpmmKernelConfig &config) {
            "in registers and load them from global memory";
   // The A ring sits in static shared memory next to B's ring, which takes
   // the block's dynamic shared memory once the two exceed the static limit.
-  int64_t valueBytes = vnm_gpu::ARingType::kValueBytesPerKTile *
-                       (config.isInteger() ? 1 : 2) /
-                       (config.elementType.isSignlessInteger(4) ? 2 : 1);
   int64_t aRingBytes =
-      stagedARingBytes(config.stages, config.blockM, valueBytes);
+      stagedARingBytes(config.stages, config.blockM, config.isInteger(),
+                       config.elementType.getIntOrFloatBitWidth());
   if (config.stagedA && aRingBytes > vnm_gpu::kMaxStaticSharedBytes)
     return "staged_a keeps the A ring in static shared memory (at most " +
            std::to_string(vnm_gpu::kMaxStaticSharedBytes / 1024) +
@@ -253,8 +251,9 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
   // multiprocessor), so it stays off until measured again. The A ring
   // must fit static shared memory; the quantized and token-major kernels
   // were not measured with it.
-  int64_t ringBytes = stagedARingBytes(
-      stages, blockRows, 2 * vnm_gpu::ARingType::kValueBytesPerKTile);
+  // Of 16-bit float weights on the f16/bf16 MMA, the only ones it stages.
+  int64_t ringBytes = stagedARingBytes(stages, blockRows,
+                                       /*integerMma=*/false, /*weightBits=*/16);
   bool stagedA =
       options.stagedA == 1 ||
       (options.stagedA == -1 && warpRows == 64 && !quantized &&

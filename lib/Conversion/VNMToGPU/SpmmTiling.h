@@ -189,12 +189,16 @@ inline bool prefersTokenMajor(mlir::Type rhs, int64_t m, bool registerGather) {
 inline bool fitsTwoFour(int64_t n, int64_t m) { return n <= 2 && m % 4 == 0; }
 
 /// Bytes of the A ring of staged_a: per stage and 16-row tile, the pair's
-/// values (1 KiB of 16-bit k32 tiles, 512 bytes of an i8 k64 tile, 256 of
-/// its packed nibbles) and its metadata words.
+/// 64 columns of K (two k32 tiles of 16-bit values for the f16/bf16 MMA,
+/// one k64 tile for the s8 MMA, whose i4 weights stay packed nibbles) and
+/// their metadata words, as vnm_gpu::ARingType sizes the ring it builds.
 inline int64_t stagedARingBytes(int64_t stages, int64_t blockRows,
-                                int64_t valueBytesPerRowTile) {
-  return stages * blockRows / 16 *
-         (valueBytesPerRowTile + vnm_gpu::ARingType::kMetaBytesPerRowTile);
+                                bool integerMma, int64_t weightBits) {
+  using vnm_gpu::ARingType;
+  int64_t kTiles = integerMma ? 1 : 2;
+  int64_t valueBytesPerRowTile =
+      kTiles * ARingType::kTileValueBytes(integerMma ? 8 : 16, weightBits);
+  return stages * ARingType::slotBytes(blockRows / 16, valueBytesPerRowTile);
 }
 
 /// Whether a block tile of `blockRows` rows fits the V:N:M format: inside

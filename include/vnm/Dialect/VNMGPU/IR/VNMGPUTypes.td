@@ -180,17 +180,25 @@ def VNMGPU_ARingType : VNMGPU_Type<"ARing", "a_ring"> {
     /// Bytes of one k-tile's values of a row tile: 32 lanes x 16 bytes, or
     /// x 8 of packed nibbles.
     int64_t getKTileValueBytes() const {
-      return kValueBytesPerKTile * getStagedValueBits() /
-             getTile().getElementType().getIntOrFloatBitWidth();
+      return kTileValueBytes(getTile().getElementType().getIntOrFloatBitWidth(),
+                             getStagedValueBits());
     }
     int64_t getMetaOffset() const {
       return getRowTiles() * getValueBytesPerRowTile();
     }
     int64_t getSlotBytes() const {
-      return getRowTiles() *
-             (getValueBytesPerRowTile() + kMetaBytesPerRowTile);
+      return slotBytes(getRowTiles(), getValueBytesPerRowTile());
     }
     int64_t getTotalBytes() const { return getStages() * getSlotBytes(); }
+    /// The sizes above for a ring not built yet (the tiling's checks): a
+    /// k-tile's values of `elementBits`-bit elements staged as
+    /// `stagedBits`-bit ones, and a slot of `rowTiles` row tiles.
+    static int64_t kTileValueBytes(int64_t elementBits, int64_t stagedBits) {
+      return kValueBytesPerKTile * stagedBits / elementBits;
+    }
+    static int64_t slotBytes(int64_t rowTiles, int64_t valueBytesPerRowTile) {
+      return rowTiles * (valueBytesPerRowTile + kMetaBytesPerRowTile);
+    }
   }];
 }
 
