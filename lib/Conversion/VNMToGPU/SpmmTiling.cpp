@@ -195,7 +195,17 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
     blockRows = !quantized && blockRowsFitFormat(128, v, m) ? 128 : 64;
   int64_t warpRows = options.warpRows ? options.warpRows : 32;
   int64_t warpsN = options.warpsN ? options.warpsN : groupScales ? 4 : 2;
-  int64_t stages = options.stages ? options.stages : 3;
+  // Gathers (M > 4) of float weights, read K x N over all of K, in 64-row
+  // blocks of 32-row warp tiles take A through the ring (below) with two
+  // stages: three stages of both rings cost a block per multiprocessor (3
+  // instead of 4).
+  bool floatKxN = !quantized && !tokenMajorRhs && options.kSplits <= 1;
+  bool stagedGathersIn64RowBlocks = floatKxN && options.stagedA != 0 && m > 4 &&
+                                    blockRows == 64 && warpRows == 32 &&
+                                    warpsN == 2;
+  int64_t stages = options.stages               ? options.stages
+                   : stagedGathersIn64RowBlocks ? 2
+                                                : 3;
   int64_t warps = blockRows / warpRows * warpsN;
   // 16 warps per multiprocessor (128 registers per thread): left alone,
   // ptxas takes up to 190 registers and fits 12 warps or fewer, which
@@ -242,22 +252,31 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
                  : 1;
   if (blocksPerSM < 0)
     blocksPerSM = std::max<int64_t>((warpRows == 64 ? 8 : 16) / warps, 1);
-  // A through the ring (staged_a) where measured faster: 64-row warp
-  // tiles, whose rolled loops carried A in registers next to their 128
-  // accumulators. On an H100 they ran 1.06-1.12x the old emitter's speed
-  // with it, the 2:4 ragged 1000 x 4000 case 0.95-0.97x without it
-  // (bench/results/2026-12-07-h100-staged-a/). Elsewhere it was mixed in
-  // that run (three stages in 64-row blocks cost a block per
-  // multiprocessor), so it stays off until measured again. The A ring
-  // must fit static shared memory; the quantized and token-major kernels
-  // were not measured with it.
+  // A through the ring (staged_a) where measured faster on an H100
+  // (bench/results/2026-12-07-h100-staged-a/ and
+  // 2026-12-07-h100-staged-a-repeat/), each against the kernels without it
+  // in the same run:
+  // - 64-row warp tiles, whose rolled loops carried A in registers next to
+  //   their 128 accumulators: 1.06-1.12x the old emitter's kernels; the 2:4
+  //   ragged 1000 x 4000 case was 0.95-0.97x without it;
+  // - gathers in 64-row blocks with two stages: medians 1.04-1.06x in three
+  //   runs (V = 64, M = 8-32);
+  // - gathers at M = 8 and 16 in 128-row blocks (8 warps, unrolled by the
+  //   three stages): medians 1.03-1.07x in three runs. At M = 32 the A
+  //   ring makes ptxas spill; at M = 4 (no gather) it measured 0.88-0.95x.
+  // The A ring must fit static shared memory. The quantized, token-major
+  // and split-K kernels were not measured with it.
+  bool stagedGathersIn128RowBlocks = floatKxN && (m == 8 || m == 16) &&
+                                     blockRows == 128 && warpRows == 32 &&
+                                     warpsN == 2 && stages == 3;
   // Of 16-bit float weights on the f16/bf16 MMA, the only ones it stages.
   int64_t ringBytes = stagedARingBytes(stages, blockRows,
                                        /*integerMma=*/false, /*weightBits=*/16);
   bool stagedA =
       options.stagedA == 1 ||
-      (options.stagedA == -1 && warpRows == 64 && !quantized &&
-       !tokenMajorRhs && ringBytes <= vnm_gpu::kMaxStaticSharedBytes);
+      (options.stagedA == -1 && ringBytes <= vnm_gpu::kMaxStaticSharedBytes &&
+       ((warpRows == 64 && floatKxN) || stagedGathersIn64RowBlocks ||
+        stagedGathersIn128RowBlocks));
   return vnm_gpu::MmaSpTilingAttr::get(
       context, blockRows, 128, blockRows / warpRows, warpsN, stages,
       blocksPerSM, unroll, options.kSplits, stagedA);

@@ -4,6 +4,7 @@
 // RUN: vnm-opt %s --vnm-choose-config=chip=sm_80 | FileCheck %s --check-prefix=DEFAULT
 // RUN: vnm-opt %s --vnm-choose-config="block-rows=64 warps-n=4 blocks-per-sm=2" | FileCheck %s --check-prefix=OPTIONS
 // RUN: vnm-opt %s --vnm-choose-config="block-rows=64" | FileCheck %s --check-prefix=ROWS64
+// RUN: vnm-opt %s --vnm-choose-config="staged-a=0" | FileCheck %s --check-prefix=UNSTAGED
 // RUN: vnm-opt %s --vnm-choose-config="blocks-per-sm=0" | FileCheck %s --check-prefix=PTXAS
 // RUN: vnm-opt %s --vnm-choose-config="warp-rows=64" | FileCheck %s --check-prefix=WARP64
 // RUN: vnm-opt %s --vnm-choose-config="unroll=1" | FileCheck %s --check-prefix=ROLLED
@@ -32,29 +33,36 @@
 // DEFAULT-LABEL: func @spmms
 // V a multiple of 128: 128-row tiles, whatever R, and 16 warps per
 // multiprocessor (two blocks of 8 warps); the K loop unrolled by the ring's
-// 3 stages.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>}
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>}
-// V = 64: 64-row tiles, four blocks of 4 warps; their K loop stays rolled.
-// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
+// 3 stages; the gathers at M = 8 and 16 take A through the ring.
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3, staged_a = true>}
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3, staged_a = true>}
+// V = 64: 64-row tiles, four blocks of 4 warps; their K loop stays rolled,
+// A goes through the ring, two stages.
+// DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 2, blocks_per_sm = 4, staged_a = true>}
 // A config on the op is kept.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>}
 // M = 4: 128-row tiles even for V = 16.
 // DEFAULT: vnm.spmm {{.*}} {vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>}
 // Storage ops on memrefs too.
-// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>
+// DEFAULT: vnm.storage.spmm {{.*}} vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3, staged_a = true>
 
 // OPTIONS-LABEL: func @spmms
 // OPTIONS-COUNT-3: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2, unroll = 3>
 // OPTIONS: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // OPTIONS-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 4], stages = 3, blocks_per_sm = 2, unroll = 3>
 // block-rows=64: blocks of 4 warps, whose K loops stay rolled where they
-// gather (M > 4) and are unrolled at M = 4.
+// gather (M > 4), with A through a ring of two stages, and are unrolled at
+// M = 4.
 // ROWS64-LABEL: func @spmms
-// ROWS64-COUNT-3: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
+// ROWS64-COUNT-3: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 2, blocks_per_sm = 4, staged_a = true>}
 // ROWS64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // ROWS64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4, unroll = 3>
-// ROWS64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
+// ROWS64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 2, blocks_per_sm = 4, staged_a = true>
+// staged-a=0: the gathers keep A in registers, with three stages.
+// UNSTAGED-LABEL: func @spmms
+// UNSTAGED-NOT: staged_a
+// UNSTAGED-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>
+// UNSTAGED: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
 // warp-rows=64: 64 x 64 warp tiles, 8 warps per multiprocessor, and A
 // through the ring (staged_a; the op with a tiling of its own keeps it).
 // WARP64-LABEL: func @spmms
@@ -65,11 +73,12 @@
 
 // unroll=1: the rolled K loop.
 // ROLLED-LABEL: func @spmms
-// ROLLED-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2>
-// ROLLED: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
+// ROLLED-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, staged_a = true>
+// ROLLED: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 2, blocks_per_sm = 4, staged_a = true>
 // An unroll factor asked for is kept, as are the blocks per SM asked for.
 // UNROLL6-LABEL: func @spmms
-// UNROLL6-COUNT-3: stages = 3, blocks_per_sm = 2, unroll = 6>
+// UNROLL6-COUNT-2: stages = 3, blocks_per_sm = 2, unroll = 6, staged_a = true>
+// UNROLL6: stages = 2, blocks_per_sm = 2, unroll = 6, staged_a = true>
 // UNROLL6: blocks_per_sm = 1>
 
 // auto on sm_90a: the warp-specialized kernel for 2:4, in 128-column tiles
@@ -77,12 +86,12 @@
 // weights keep mma.sp for the same reason (as-2-4.mlir); a config on the
 // op is kept.
 // AUTO-HOPPER-LABEL: func @spmms
-// AUTO-HOPPER-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>
-// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>
+// AUTO-HOPPER-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3, staged_a = true>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 2, blocks_per_sm = 4, staged_a = true>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2>
 // AUTO-HOPPER: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1>
-// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3>
+// AUTO-HOPPER: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 2], stages = 3, blocks_per_sm = 2, unroll = 3, staged_a = true>
 // as-2-4=1: the V:2:8 weights run as 2:4 whatever N.
 // AUTO-HOPPER-24-LABEL: func @spmms
 // AUTO-HOPPER-24-COUNT-3: vnm.config = #vnm_gpu.wgmma_sp_tiling<block = [128, 128], warpgroups = 2, stages = 4, producers = 1, cluster_rows = 2, as_2_4 = true>
@@ -129,7 +138,8 @@
 
 // blocks-per-sm=0 leaves the registers to ptxas.
 // PTXAS-LABEL: func @spmms
-// PTXAS-COUNT-3: stages = 3, blocks_per_sm = 0, unroll = 3>
+// PTXAS-COUNT-2: stages = 3, blocks_per_sm = 0, unroll = 3, staged_a = true>
+// PTXAS: stages = 2, blocks_per_sm = 0, unroll = 2, staged_a = true>
 // PTXAS: blocks_per_sm = 1>
 // PTXAS-COUNT-2: stages = 3, blocks_per_sm = 0, unroll = 3>
 func.func @spmms(%a: !big, %b: !small, %c: !v64, %x: tensor<256x64xf16>,

@@ -12,8 +12,8 @@
 // DEFAULT-LABEL: func.func @two_readers
 // DEFAULT: linalg.transpose
 // DEFAULT-NOT: memref.transpose
-// DEFAULT: blocks_per_sm = 4>
-// DEFAULT: blocks_per_sm = 4>
+// DEFAULT: blocks_per_sm = 4, staged_a = true>
+// DEFAULT: blocks_per_sm = 4, staged_a = true>
 // CHECK-LABEL: func.func @two_readers
 // CHECK-SAME: %[[X:[^:]*]]: memref<?x256xf16>
 // CHECK-NOT: linalg.transpose
@@ -84,7 +84,7 @@ func.func @int8(%v: memref<128x64xi8>, %c: memref<2x32x4xi8>,
 // CHECK-LABEL: func.func @m16
 // CHECK: linalg.transpose
 // CHECK-NOT: memref.transpose
-// CHECK: blocks_per_sm = 4>
+// CHECK: blocks_per_sm = 4, staged_a = true>
 func.func @m16(%v: memref<128x32xf16>, %c: memref<2x16x4xi8>,
                %m: memref<128x32xi8>, %x: memref<?x256xf16>) -> memref<128x?xf16> {
   %c0 = arith.constant 0 : index

@@ -4,6 +4,10 @@
 // epilogue. vnm-choose-config takes the largest count up to k-splits that
 // divides the pairs into parts of whole scale groups.
 // RUN: vnm-opt %s --vnm-choose-config="k-splits=4" | FileCheck %s --check-prefix=CHOOSE
+// Split kernels keep A in registers (A through the ring was measured over
+// all of K only); without k-splits the f16 gathers stage it.
+// RUN: vnm-opt %s --vnm-choose-config="k-splits=4" | FileCheck %s --check-prefix=UNSTAGED
+// RUN: vnm-opt %s --vnm-choose-config | FileCheck %s --check-prefix=STAGED
 // RUN: vnm-opt %s --vnm-choose-config="k-splits=4" --vnm-lower-to-gpu | FileCheck %s
 // RUN: vnm-opt %s --vnm-choose-config="k-splits=8 chip=sm_90a" | FileCheck %s --check-prefix=EIGHT
 // RUN: vnm-opt %s --vnm-choose-config | FileCheck %s --check-prefix=NONE
@@ -13,6 +17,10 @@
 // 1024 columns at M = 8: 8 pairs, four splits of two; 11008 columns: 86
 // pairs, which four do not divide, two do; groups of 256 columns (two
 // pairs) and 6 pairs: three splits of two pairs.
+// UNSTAGED-LABEL: func.func @f16
+// UNSTAGED-NOT: staged_a
+// STAGED-LABEL: func.func @f16
+// STAGED: staged_a = true>
 // CHOOSE: func.func @f16
 // CHOOSE: k_splits = 4>
 // CHOOSE: func.func @down

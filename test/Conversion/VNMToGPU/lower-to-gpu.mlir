@@ -1,5 +1,7 @@
 // vnm-lower-to-gpu: one tile-program kernel per vnm.storage.spmm, linked to
-// the op, with its launch contract on the module.
+// the op, with its launch contract on the module. The op's tiling keeps A
+// in registers (the default for this gather takes it through the ring:
+// staged-a.mlir).
 // RUN: vnm-opt %s --vnm-lower-to-gpu | FileCheck %s
 
 // The contract's parameters come from the kernel's signature.
@@ -18,14 +20,15 @@
 // CHECK-SAME: result_type = "f32"
 // CHECK-SAME: static_shared_bytes = 49152
 // CHECK-SAME: v = 64
-// CHECK: vnm.storage.spmm {{.*}} {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, vnm.gpu_kernel = @vnm_kernels::@spmm_0}
+// CHECK: vnm.storage.spmm {{.*}} {encoding = #vnm.encoding<v = 64, n = 2, m = 8>, vnm.config = {{.*}}, vnm.gpu_kernel = @vnm_kernels::@spmm_0}
 func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
                 %m: memref<4096x1024xi8>, %x: memref<4096x?xf16>,
                 %y: memref<4096x?xf32>) {
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<4096x1024xf16>,
                        memref<64x512x4xi8>, memref<4096x1024xi8>,
                        memref<4096x?xf16>)
-      outs(%y : memref<4096x?xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+      outs(%y : memref<4096x?xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>,
+       vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
   return
 }
 

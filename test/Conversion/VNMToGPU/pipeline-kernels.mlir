@@ -1,7 +1,8 @@
 // vnm-pipeline-kernels turns the plain K loop of a tile program into a
 // software pipeline whose stages come from the op kinds: column-locs 3 pairs
 // ahead, gathers 2 pairs ahead, A fragments 1 pair ahead of the MMAs (a
-// 3-stage ring).
+// 3-stage ring; the ops' tilings keep A in registers, whose schedule with A
+// through the ring is staged-a.mlir's).
 // RUN: vnm-opt %s --vnm-lower-to-gpu --vnm-pipeline-kernels --split-input-file | FileCheck %s
 // The same schedule lowered to NVVM (convert-vnm-gpu-to-nvvm).
 // RUN: vnm-opt %s --split-input-file --pass-pipeline="builtin.module(vnm-lower-to-gpu,vnm-pipeline-kernels,gpu.module(convert-vnm-gpu-to-nvvm))" | FileCheck %s --check-prefix=NVVM
@@ -74,7 +75,8 @@ func.func @spmm(%v: memref<4096x1024xf16>, %c: memref<64x512x4xi8>,
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<4096x1024xf16>,
                        memref<64x512x4xi8>, memref<4096x1024xi8>,
                        memref<4096x?xf16>)
-      outs(%y : memref<4096x?xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+      outs(%y : memref<4096x?xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>,
+       vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
   return
 }
 
@@ -98,7 +100,8 @@ func.func @short(%v: memref<64x16xf16>, %c: memref<1x8x4xi8>,
                  %y: memref<64x?xf32>) {
   vnm.storage.spmm ins(%v, %c, %m, %x : memref<64x16xf16>, memref<1x8x4xi8>,
                        memref<64x16xi8>, memref<64x?xf16>)
-      outs(%y : memref<64x?xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>}
+      outs(%y : memref<64x?xf32>) {encoding = #vnm.encoding<v = 64, n = 2, m = 8>,
+       vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4>}
   return
 }
 

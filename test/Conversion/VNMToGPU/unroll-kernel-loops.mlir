@@ -6,12 +6,13 @@
 // 29 iterations, 27 of them as 9 of the unrolled loop (step 3) and the last
 // 2 unrolled completely after it. Every slot is then a constant: copy i of
 // the body reads slot i and fills slot (i + 2) mod 3; no remainder is left.
-// RUN: vnm-opt %s --pass-pipeline="builtin.module(vnm-expand-storage,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},vnm-choose-config{unroll=3},vnm-lower-to-gpu,vnm-pipeline-kernels,vnm-unroll-kernel-loops)" | FileCheck %s
+// A stays in registers (staged-a=0), so that the ring keeps 3 stages.
+// RUN: vnm-opt %s --pass-pipeline="builtin.module(vnm-expand-storage,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},vnm-choose-config{unroll=3 staged-a=0},vnm-lower-to-gpu,vnm-pipeline-kernels,vnm-unroll-kernel-loops)" | FileCheck %s
 // unroll=1 keeps the rolled loop with its two remainders per iteration.
-// RUN: vnm-opt %s --pass-pipeline="builtin.module(vnm-expand-storage,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},vnm-choose-config{unroll=1},vnm-lower-to-gpu,vnm-pipeline-kernels,vnm-unroll-kernel-loops)" | FileCheck %s --check-prefix=ROLLED
+// RUN: vnm-opt %s --pass-pipeline="builtin.module(vnm-expand-storage,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},vnm-choose-config{unroll=1 staged-a=0},vnm-lower-to-gpu,vnm-pipeline-kernels,vnm-unroll-kernel-loops)" | FileCheck %s --check-prefix=ROLLED
 // The pass's factor overrides the kernel's: 2 is no multiple of the 3
 // stages, so the slots stay remainders of the induction variable.
-// RUN: vnm-opt %s --pass-pipeline="builtin.module(vnm-expand-storage,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},vnm-choose-config,vnm-lower-to-gpu,vnm-pipeline-kernels,vnm-unroll-kernel-loops{factor=2})" | FileCheck %s --check-prefix=TWO
+// RUN: vnm-opt %s --pass-pipeline="builtin.module(vnm-expand-storage,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},vnm-choose-config{staged-a=0},vnm-lower-to-gpu,vnm-pipeline-kernels,vnm-unroll-kernel-loops{factor=2})" | FileCheck %s --check-prefix=TWO
 
 // CHECK: gpu.func @spmm_0
 // CHECK-SAME: vnm_gpu.unroll = 3 : i64
