@@ -220,7 +220,9 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     left to ptxas (`unroll`, done by vnm-unroll-kernel-loops); the
     warp-specialized kernel in 128 x 256 tiles, 128 x 128 where N is static
     and at most 1024 (float weights, B read K x N); A's fragments through
-    a shared ring with B (`staged-a`) for 64-row warp tiles; the K loop split
+    a shared ring with B (`staged-a`) for 64-row warp tiles and for the
+    gathers of float weights read K x N (two stages in 64-row blocks, M = 8
+    and 16 in 128-row blocks), not where K is split; the K loop split
     over a cluster of blocks only where `k-splits` asks for it. An
     op that already carries a
     `vnm.config` keeps it (per-op override); the options override the
@@ -282,8 +284,9 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "Copy the mma.sp kernels' A fragments and metadata into a shared "
            "ring with B (cp.async by the block's threads) instead of "
            "loading them into registers one pair ahead: 1 always, 0 never, "
-           "-1 chooses (64-row warp tiles of float weights reading B as K x "
-           "N; weight-only quantized kernels cannot)">,
+           "-1 chooses (float weights reading B as K x N over all of K: 64-row "
+           "warp tiles, gathers in 64-row blocks with two stages, M = 8 and "
+           "16 in 128-row blocks; weight-only quantized kernels cannot)">,
     Option<"registerGather", "register-gather", "bool", /*default=*/"false",
            "Tile for the kernels that vnm-fold-transposed-rhs with the same "
            "option hands x[N][K] at M = 8 (registers left to ptxas)">,
