@@ -197,12 +197,13 @@ vnm_gpu::MmaSpTilingAttr vnm::kernel::chooseSpmmConfig(
   int64_t warpsN = options.warpsN ? options.warpsN : groupScales ? 4 : 2;
   // Gathers (M > 4) of float weights, read K x N over all of K, in 64-row
   // blocks of 32-row warp tiles take A through the ring (below) with two
-  // stages: three stages of both rings cost a block per multiprocessor (3
-  // instead of 4).
+  // stages, unless other stages are asked for: three stages of both rings
+  // cost a block per multiprocessor (3 instead of 4).
   bool floatKxN = !quantized && !tokenMajorRhs && options.kSplits <= 1;
-  bool stagedGathersIn64RowBlocks = floatKxN && options.stagedA != 0 && m > 4 &&
-                                    blockRows == 64 && warpRows == 32 &&
-                                    warpsN == 2;
+  bool stagedGathersIn64RowBlocks =
+      floatKxN && options.stagedA != 0 && m > 4 && blockRows == 64 &&
+      warpRows == 32 && warpsN == 2 &&
+      (options.stages == 0 || options.stages == 2);
   int64_t stages = options.stages               ? options.stages
                    : stagedGathersIn64RowBlocks ? 2
                                                 : 3;

@@ -5,6 +5,7 @@
 // RUN: vnm-opt %s --vnm-choose-config="block-rows=64 warps-n=4 blocks-per-sm=2" | FileCheck %s --check-prefix=OPTIONS
 // RUN: vnm-opt %s --vnm-choose-config="block-rows=64" | FileCheck %s --check-prefix=ROWS64
 // RUN: vnm-opt %s --vnm-choose-config="staged-a=0" | FileCheck %s --check-prefix=UNSTAGED
+// RUN: vnm-opt %s --vnm-choose-config="stages=6" | FileCheck %s --check-prefix=STAGES6
 // RUN: vnm-opt %s --vnm-choose-config="blocks-per-sm=0" | FileCheck %s --check-prefix=PTXAS
 // RUN: vnm-opt %s --vnm-choose-config="warp-rows=64" | FileCheck %s --check-prefix=WARP64
 // RUN: vnm-opt %s --vnm-choose-config="unroll=1" | FileCheck %s --check-prefix=ROLLED
@@ -58,6 +59,10 @@
 // ROWS64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [128, 128], warps = [4, 4], stages = 2, blocks_per_sm = 1>
 // ROWS64-COUNT-2: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 3, blocks_per_sm = 4, unroll = 3>
 // ROWS64: vnm.config = #vnm_gpu.mma_sp_tiling<block = [64, 128], warps = [2, 2], stages = 2, blocks_per_sm = 4, staged_a = true>
+// Other stages than those measured with A through the ring (two in 64-row
+// blocks, three in 128-row ones) keep A in registers.
+// STAGES6-LABEL: func @spmms
+// STAGES6-NOT: staged_a
 // staged-a=0: the gathers keep A in registers, with three stages.
 // UNSTAGED-LABEL: func @spmms
 // UNSTAGED-NOT: staged_a
