@@ -213,7 +213,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
     `vnm.storage.spmm` that has none: 128-row block tiles when V is a
     multiple of 128 or M = 4 (every group keeps its four columns, so a tile
     may span V blocks), else 64 rows; 4 x 2 (or 2 x 2) warps of 32 x 64;
-    3 stages; 16 warps per multiprocessor (128 registers; 8 with 64-row
+    3 stages (2 for the gathers in 64-row blocks, which take A through the
+    ring); 16 warps per multiprocessor (128 registers; 8 with 64-row
     warp tiles, registers left to ptxas for the quantized kernels); the
     pipelined K loop unrolled by the ring's stages for 32-row warp tiles
     that read B as K x N, in blocks of 8 warps, at M = 4 or with registers
@@ -258,7 +259,8 @@ def VNMChooseConfig : Pass<"vnm-choose-config", "mlir::ModuleOp"> {
            "MMA, 128 accumulators per thread), or 0 to choose (32)">,
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "Stages of the shared-memory ring (2 to 6, 16 KiB each; beyond 3 "
-           "the ring is dynamic shared memory), or 0 to choose (3)">,
+           "the ring is dynamic shared memory), or 0 to choose (3; 2 for the "
+           "gathers in 64-row blocks that take A through the ring)">,
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
            "Columns of warps per block tile: 2 (32 x 64 warp tiles), 4 "
            "(32 x 32), or 0 to choose (2)">,
