@@ -96,7 +96,8 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       *this, "staged-a",
       llvm::cl::desc("Copy the mma.sp kernels' A fragments into a shared "
                      "ring with B instead of registers one pair ahead: 1 "
-                     "always, 0 never, -1 chooses (64-row warp tiles)"),
+                     "always, 0 never, -1 chooses (as vnm-choose-config's "
+                     "staged-a)"),
       llvm::cl::init(-1)};
   Option<bool> registerGather{
       *this, "register-gather",
