@@ -189,15 +189,17 @@ inline bool prefersTokenMajor(mlir::Type rhs, int64_t m, bool registerGather) {
 inline bool fitsTwoFour(int64_t n, int64_t m) { return n <= 2 && m % 4 == 0; }
 
 /// Bytes of the A ring of staged_a: per stage and 16-row tile, the pair's
-/// 64 columns of K (two k32 tiles of 16-bit values for the f16/bf16 MMA,
-/// one k64 tile for the s8 MMA, whose i4 weights stay packed nibbles) and
-/// their metadata words, as vnm_gpu::ARingType sizes the ring it builds.
+/// kSlotRows columns of K in instruction-deep k-tiles (the s8 MMA's i4
+/// weights stay packed nibbles) and their metadata words, as
+/// vnm_gpu::ARingType sizes the ring it builds.
 inline int64_t stagedARingBytes(int64_t stages, int64_t blockRows,
                                 bool integerMma, int64_t weightBits) {
   using vnm_gpu::ARingType;
-  int64_t kTiles = integerMma ? 1 : 2;
+  int64_t operandBits = integerMma ? 8 : 16;
+  int64_t kTiles = SpmmKernelConfig::kSlotRows /
+                   vnm_gpu::MmaLayoutAttr::instrKForOperandBits(operandBits);
   int64_t valueBytesPerRowTile =
-      kTiles * ARingType::kTileValueBytes(integerMma ? 8 : 16, weightBits);
+      kTiles * ARingType::kTileValueBytes(operandBits, weightBits);
   return stages * ARingType::slotBytes(blockRows / 16, valueBytesPerRowTile);
 }
 

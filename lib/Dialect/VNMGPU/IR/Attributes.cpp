@@ -89,10 +89,6 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-int64_t MmaLayoutAttr::getInstrK() const {
-  return getOperandBits() == 8 ? 64 : 32;
-}
-
 int64_t MmaLayoutAttr::getOperandBits() const {
   return getGeometry() == MmaGeometry::mma_sp_m16n8k64 ||
                  getGeometry() == MmaGeometry::wgmma_sp_m64nNk64

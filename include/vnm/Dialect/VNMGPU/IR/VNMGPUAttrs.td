@@ -64,9 +64,14 @@ def VNMGPU_MmaLayoutAttr : VNMGPU_Attr<"MmaLayout", "mma"> {
     /// Rows, columns and (dense) depth of one instruction tile.
     int64_t getInstrM() const { return 16; }
     int64_t getInstrN() const { return 8; }
-    int64_t getInstrK() const;
+    int64_t getInstrK() const { return instrKForOperandBits(getOperandBits()); }
     /// Bits of one operand element (16 for f16/bf16, 8 for s8).
     int64_t getOperandBits() const;
+    /// Dense depth of one instruction for operands of `bits` bits: 32 for
+    /// the f16/bf16 MMAs, 64 for the s8 ones (each reads 512 bits of a row).
+    static int64_t instrKForOperandBits(int64_t bits) {
+      return bits == 8 ? 64 : 32;
+    }
     /// Whether the MMA is a warpgroup's wgmma.mma_async.sp (B read from
     /// shared memory through a descriptor, not from registers).
     bool isWarpgroupMma() const {
